@@ -1,0 +1,5 @@
+"""Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)``."""
+
+from . import ladder
+
+COMMANDS = [ladder]

@@ -1,0 +1,67 @@
+"""``attnspec ladder``: run the seven-model ladder and print (and optionally save) its diagnostics."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..config import PARAMETERS, Config
+from ..experiment import run_ladder
+from ..jsonio import check_writable, write_json
+from ..ladder import MODEL_NAMES, REFERENCE
+
+OPTIONS = ["d", "beta", "trials", "seed", "remove_top_k", "c_poly"]
+
+
+def add_parameter_options(parser: argparse.ArgumentParser, names: list[str]) -> None:
+    """One ``--name`` option per parameter, parsed and range-checked by :data:`PARAMETERS`."""
+    for name in names:
+        p = PARAMETERS[name]
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, default=p.default, type=str,
+                            help=f"{p.help} ({p.type_name}, {p.range_text}; default {p.default})")
+
+
+def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
+    """Parse each option's text (or keep its default); raises ValueError naming the parameter."""
+    values = {}
+    for name in names:
+        raw = getattr(args, name)
+        values[name] = PARAMETERS[name].parse(raw) if isinstance(raw, str) else raw
+    return values
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("ladder", help="run the seven-model ladder and print its diagnostics")
+    add_parameter_options(parser, OPTIONS)
+    parser.add_argument("--json", metavar="PATH", help="also write the summary as JSON to PATH")
+    parser.set_defaults(run=run)
+
+
+def format_summary(s: dict) -> str:
+    lines = [
+        f"d = {s['d']}, beta = {s['beta']:g}, trials = {s['trials']}, seed = {s['seed']}, "
+        f"polynomial degree n_d = {s['poly_degree']}",
+        "",
+        "theta statistics             theta1      theta2",
+        f"  f (exact)               {s['theta_f'][0]:9.6f}   {s['theta_f'][1]:9.6f}",
+        f"  Q_n (exact)             {s['theta_q'][0]:9.6f}   {s['theta_q'][1]:9.6f}",
+        f"  Q_n (Monte Carlo)       {s['theta_q_mc'][0]:9.6f}   {s['theta_q_mc'][1]:9.6f}",
+        f"    standard error        {s['theta_q_mc_se'][0]:9.6f}   {s['theta_q_mc_se'][1]:9.6f}",
+        "",
+        f"rank-one mode: mean s1(A) = {s['s1_A_mean']:.6f} (-> 1)",
+        f"normalizers D_i: mean = {s['D_mean']:.6f}, std = {s['D_std']:.6f}, max|D-1| = {s['D_max_dev']:.6f}",
+        "",
+        f"{'model':>14}  {'L1 to ' + REFERENCE:>20}  {'top s^2':>10}",
+    ]
+    lines += [f"{m:>14}  {s['l1'][m]:20.4f}  {s['top_sq'][m][0]:10.3f}" for m in MODEL_NAMES]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = Config(**parse_parameters(args, OPTIONS))
+    if args.json:
+        check_writable(args.json)
+    summary = run_ladder(cfg, progress=True).summary()
+    print(format_summary(summary))
+    if args.json:
+        write_json(args.json, summary)
+    return 0

@@ -1,0 +1,179 @@
+"""Validated run parameters: one place for names, types, defaults, ranges and error messages.
+
+Every chapter's ``parameters`` cell, the CLI and papermill go through :data:`PARAMETERS`, so a
+parameter means the same thing, has the same default and the same valid range everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, fields
+from typing import Any
+
+BYTES_PER_FLOAT = 8
+#: d x d float64 arrays alive at once while one trial is reduced (S, W, A, model, M M^T, workspace).
+ARRAYS_ALIVE_PER_TRIAL = 6
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One run parameter: its type, default, valid range and a one-line help text."""
+
+    name: str
+    kind: type  # int, float, str, or list (a comma-separated list of `item`)
+    default: Any
+    help: str
+    low: float | None = None  # inclusive lower bound
+    high: float | None = None  # inclusive upper bound
+    low_open: bool = False  # lower bound excluded
+    item: type | None = None  # element type of a list parameter
+
+    @property
+    def range_text(self) -> str:
+        """The valid range in words, as the error messages state it."""
+        if self.low is None and self.high is None:
+            return "any value"
+        lo = "" if self.low is None else f"{'>' if self.low_open else '>='} {_fmt(self.low)}"
+        hi = "" if self.high is None else f"<= {_fmt(self.high)}"
+        text = " and ".join(t for t in (lo, hi) if t)
+        return f"each {text}" if self.kind is list else text
+
+    @property
+    def type_name(self) -> str:
+        """`int`, `float`, `str` or e.g. `list[int]`."""
+        if self.kind is list:
+            return f"list[{self.item.__name__}]"
+        return self.kind.__name__
+
+    def parse(self, text: str) -> Any:
+        """Parse a command-line string into this parameter's type, then check it."""
+        if self.kind is list:
+            try:
+                value = [self.item(part) for part in text.split(",") if part.strip()]
+            except ValueError:
+                raise ValueError(
+                    f"{self.name}={text!r} is not a comma-separated list of {self.item.__name__}"
+                ) from None
+        else:
+            try:
+                value = self.kind(text)
+            except ValueError:
+                raise ValueError(f"{self.name}={text!r} is not of type {self.type_name}") from None
+            if self.kind is int and str(value) != text.strip().lstrip("+"):
+                raise ValueError(f"{self.name}={text!r} is not of type int")
+        return self.check(value)
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it has the right type and lies in range, else raise ValueError."""
+        if self.kind is list:
+            if not isinstance(value, (list, tuple)) or not value:
+                raise ValueError(f"{self.name}={value!r} must be a non-empty list of {self.item.__name__}")
+            return [self._check_scalar(v, self.item) for v in value]
+        return self._check_scalar(value, self.kind)
+
+    def _check_scalar(self, value: Any, kind: type) -> Any:
+        ok_type = isinstance(value, kind) and not isinstance(value, bool)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok_type = float(value), True
+        if not ok_type:
+            raise ValueError(f"{self.name}={value!r} must be of type {kind.__name__} ({self.range_text})")
+        if kind is float and not math.isfinite(value):
+            raise ValueError(f"{self.name}={value!r} must be finite ({self.range_text})")
+        below = self.low is not None and (value <= self.low if self.low_open else value < self.low)
+        above = self.high is not None and value > self.high
+        if below or above:
+            raise ValueError(f"{self.name}={_fmt(value)} is out of range: must be {self.range_text}")
+        return value
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in [
+        Parameter("d", int, 1000, "matrix size d = ell = d_qk", low=2, high=20000),
+        Parameter("beta", float, 1.0, "inverse temperature of the softmax", low=0.0, high=50.0),
+        Parameter("trials", int, 10, "independent draws of W_Q, W_K, W", low=1, high=10000),
+        Parameter("seed", int, 0, "root seed; trial k uses child k of SeedSequence(seed)", low=0, high=2**63 - 1),
+        Parameter("remove_top_k", int, 3, "largest squared singular values removed to form the bulk", low=0),
+        Parameter("c_poly", float, 2.0, "constant c of the Taylor degree n = ceil(c log d / log log d)", low=0.0, low_open=True, high=100.0),
+        Parameter("hist_bins", int, 120, "bins of the bulk histograms", low=1, high=100000),
+        Parameter("hist_min", float, 0.0, "left end of the bulk histogram range", low=0.0),
+        Parameter("hist_max", float, 8.0, "right end of the bulk histogram range", low=0.0, low_open=True),
+        Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
+    ]
+}
+
+
+def available_memory_bytes() -> int:
+    """Memory the kernel reports as available (MemAvailable), or total physical memory."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def trial_memory_bytes(d: int) -> int:
+    """Peak memory of one trial: :data:`ARRAYS_ALIVE_PER_TRIAL` float64 arrays of size d x d."""
+    return ARRAYS_ALIVE_PER_TRIAL * BYTES_PER_FLOAT * d * d
+
+
+@dataclass(frozen=True)
+class Config:
+    """Parameters of one ladder run, validated on construction.
+
+    Raises
+    ------
+    ValueError
+        naming the parameter, its value and the valid range.
+    """
+
+    d: int = PARAMETERS["d"].default
+    beta: float = PARAMETERS["beta"].default
+    trials: int = PARAMETERS["trials"].default
+    seed: int = PARAMETERS["seed"].default
+    remove_top_k: int = PARAMETERS["remove_top_k"].default
+    c_poly: float = PARAMETERS["c_poly"].default
+    hist_bins: int = PARAMETERS["hist_bins"].default
+    hist_min: float = PARAMETERS["hist_min"].default
+    hist_max: float = PARAMETERS["hist_max"].default
+    mc_samples: int = PARAMETERS["mc_samples"].default
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            object.__setattr__(self, field.name, PARAMETERS[field.name].check(getattr(self, field.name)))
+        if self.remove_top_k >= self.d:
+            raise ValueError(f"remove_top_k={self.remove_top_k} is out of range: must be >= 0 and < d = {self.d}")
+        if self.hist_min >= self.hist_max:
+            raise ValueError(f"hist_min={self.hist_min:g} is out of range: must be < hist_max = {self.hist_max:g}")
+        check_memory(self.d)
+
+    @property
+    def hist_range(self) -> tuple[float, float]:
+        return (self.hist_min, self.hist_max)
+
+
+def check_memory(d: int) -> None:
+    """Refuse a matrix size whose trial would not fit in the available memory."""
+    need, have = trial_memory_bytes(d), available_memory_bytes()
+    if need > have:
+        raise ValueError(
+            f"d={d} needs about {need / 2**30:.1f} GiB per trial but only {have / 2**30:.1f} GiB is available"
+        )
+
+
+def validate(values: dict[str, Any]) -> dict[str, Any]:
+    """Check a mapping of parameter names to values; unknown names are an error."""
+    out = {}
+    for name, value in values.items():
+        if name not in PARAMETERS:
+            raise ValueError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
+        out[name] = PARAMETERS[name].check(value)
+    return out

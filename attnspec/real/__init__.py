@@ -1,0 +1,1 @@
+"""Numpy forward passes of small pretrained transformers."""
