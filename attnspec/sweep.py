@@ -1,0 +1,304 @@
+r"""Parameter sweeps of the ladder on Dask: one task per :math:`(d, \beta, \text{trial})`, resumable.
+
+A sweep runs :func:`attnspec.experiment.trial` for every trial of every :math:`(d, \beta)` of a grid
+on a ``dask.distributed`` cluster. Each task stores its result in the disk cache as soon as it
+finishes, and the client submits only the tasks whose entry is not already there, so
+
+- a sweep that was killed part-way recomputes only the missing trials when it is started again;
+- re-running a finished sweep starts no cluster at all and returns identical results.
+
+By default the cluster is an embedded :class:`~distributed.LocalCluster` with one single-threaded
+worker process per core and one BLAS thread per worker (:math:`\lfloor \text{cores} /
+\text{workers} \rfloor` in general), so that workers never oversubscribe the cores. An existing
+cluster can be used instead (``scheduler=ADDRESS``); its workers must share the client's file
+system, because they read and write the client's cache folder.
+
+The results are tidy tables (NumPy structured arrays, one row per observation):
+:attr:`SweepResult.table` has one row per :math:`(d, \beta, \text{trial}, \text{model})` and
+:attr:`SweepResult.pooled` one per :math:`(d, \beta, \text{model})`, with the bulk pooled over
+trials. Distances are those of the rung's bulk (the top ``remove_top_k`` squared singular values
+removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE`.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from distributed import Client, LocalCluster, as_completed
+from tqdm.auto import tqdm
+
+from . import cache
+from .config import Config, available_memory_bytes, trial_memory_bytes
+from .experiment import LadderResult, trial
+from .ladder import MODEL_NAMES, REFERENCE
+from .spectra import ks_distance, wasserstein1
+
+#: Environment variables that set the number of BLAS / OpenMP threads of a worker process.
+BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+#: Seconds to wait for an existing scheduler before giving up.
+CONNECT_TIMEOUT = 10
+#: Arrays a complete cached trial holds.
+TRIAL_ARRAYS = frozenset({"D", *MODEL_NAMES})
+
+#: Distances of a rung's bulk ``b`` to the reference rung's bulk ``ref`` at inverse temperature
+#: ``beta``: column name -> ``fn(b, ref, beta)``. Each entry is one column of both tables.
+DISTANCES = {
+    "ks": lambda b, ref, beta: ks_distance(ref, b),
+    "w1": lambda b, ref, beta: wasserstein1(ref, b),
+}
+
+_MODEL = ("model", f"U{max(map(len, MODEL_NAMES))}")
+#: Columns of :attr:`SweepResult.table` other than the distances.
+TRIAL_COLUMNS = [("d", "i8"), ("beta", "f8"), ("trial", "i8"), _MODEL]
+#: Per-trial diagnostics: largest squared singular value of the rung, s_1(A) and std(D_i).
+DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
+#: Columns of :attr:`SweepResult.pooled` other than the distances.
+POOLED_COLUMNS = [("d", "i8"), ("beta", "f8"), _MODEL, ("trials", "i8")]
+
+
+def make_grid(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int = 0,
+              c_poly: float = 2.0, remove_top_k: int = 3) -> list[Config]:
+    r"""One validated :class:`~attnspec.config.Config` per :math:`(d, \beta)`, d-major.
+
+    Repeated values are dropped; the order of the remaining ones is kept.
+
+    Raises
+    ------
+    ValueError
+        if a list is empty or any value is out of range (the message names parameter and value).
+    """
+    for name, values in (("d", d), ("beta", beta)):
+        if not values:
+            raise ValueError(f"{name} must be a non-empty list")
+    return [Config(d=di, beta=bi, trials=trials, seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
+            for di in dict.fromkeys(d) for bi in dict.fromkeys(beta)]
+
+
+def trial_entry(cfg: Config, k: int) -> Path:
+    """Cache entry of trial ``k`` of ``cfg``: the file :func:`attnspec.experiment.trial` writes."""
+    params = {"d": cfg.d, "beta": float(cfg.beta), "c": float(cfg.c_poly), "seed": cfg.seed, "k": k}
+    return cache.entry_path("trial", params)
+
+
+def cached_trial(cfg: Config, k: int) -> dict[str, np.ndarray] | None:
+    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or incomplete."""
+    stored = cache.load(trial_entry(cfg, k))
+    return stored if stored is not None and TRIAL_ARRAYS <= stored.keys() else None
+
+
+def check_workers(n_workers: int | None, scheduler: str | None) -> None:
+    """Refuse a worker count below 1, or one given together with an existing scheduler."""
+    if n_workers is None:
+        return
+    if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
+        raise ValueError(f"workers={n_workers!r} is out of range: must be an int >= 1")
+    if scheduler is not None:
+        raise ValueError("workers applies to the embedded cluster only, not with an existing scheduler")
+
+
+def default_workers(d_max: int) -> int:
+    """One worker per core, fewer if that many trials of size ``d_max`` would not fit in memory."""
+    fit = available_memory_bytes() // trial_memory_bytes(d_max)
+    return int(max(1, min(os.cpu_count() or 1, fit)))
+
+
+def blas_threads(n_workers: int) -> int:
+    r"""BLAS threads per worker so that :math:`\text{workers} \times \text{threads} \le \text{cores}`."""
+    return max(1, (os.cpu_count() or 1) // n_workers)
+
+
+@contextmanager
+def _environ(values: dict[str, str]) -> Iterator[None]:
+    """Set environment variables for the duration of the block, then restore the old ones."""
+    old = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def local_cluster(n_workers: int) -> LocalCluster:
+    """A started cluster of ``n_workers`` single-threaded processes with :func:`blas_threads` each.
+
+    The BLAS variables are in the environment while the worker processes are spawned, that is
+    before they import NumPy, which is when OpenBLAS, MKL and OpenMP read them.
+    """
+    threads = str(blas_threads(n_workers))
+    with _environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                            dashboard_address=None, silence_logs=logging.ERROR)
+
+
+@contextmanager
+def _client(scheduler: str | None, n_workers: int) -> Iterator[Client]:
+    """A client of the scheduler at ``scheduler``, or of a new :func:`local_cluster`, closed after."""
+    if scheduler is None:
+        with local_cluster(n_workers) as cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"scheduler={scheduler!r}: cannot connect ({exc})") from None
+    with client:
+        yield client
+
+
+def _trial_task(cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int):
+    """Worker side: :func:`attnspec.experiment.trial` with the client's cache folder."""
+    os.environ[cache.CACHE_ENV] = cache_folder
+    return trial(d, beta, c_poly, seed, k)
+
+
+def compute_trials(tasks: list[tuple[Config, int]], client: Client,
+                   progress: bool = False) -> list[dict[str, np.ndarray]]:
+    """Run the trials ``(config, k)`` on ``client``'s cluster; results in the order of ``tasks``.
+
+    Larger matrices get higher priority (longest task first balances the workers best). Each
+    finished trial is already in the disk cache when it is reported here.
+    """
+    folder = str(cache.cache_dir())
+    futures = {client.submit(_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k,
+                             priority=cfg.d): i for i, (cfg, k) in enumerate(tasks)}
+    out: list = [None] * len(tasks)
+    done = tqdm(as_completed(futures), total=len(futures), desc="sweep trials", unit="trial",
+                file=sys.stderr, disable=not progress, leave=False)
+    for future in done:
+        out[futures[future]] = future.result()
+    return out
+
+
+def _distance_row(bulk, ref, beta: float) -> tuple[float, ...]:
+    return tuple(fn(bulk, ref, beta) for fn in DISTANCES.values())
+
+
+def trial_rows(result: LadderResult) -> list[tuple]:
+    r"""Rows of :attr:`SweepResult.table` for every trial and rung of one :math:`(d, \beta)`."""
+    cfg, rows = result.config, []
+    for k, t in enumerate(result.trials):
+        one = LadderResult(cfg, [t])
+        ref, s1_A, D_std = one.bulk(REFERENCE), float(one.s1_A[0]), float(t["D"].std())
+        rows += [(cfg.d, cfg.beta, k, m, *_distance_row(one.bulk(m), ref, cfg.beta),
+                  float(t[m][0]), s1_A, D_std) for m in MODEL_NAMES]
+    return rows
+
+
+def pooled_rows(result: LadderResult) -> list[tuple]:
+    """Rows of :attr:`SweepResult.pooled`: every rung's bulk pooled over the trials."""
+    cfg, ref = result.config, result.bulk(REFERENCE)
+    return [(cfg.d, cfg.beta, m, len(result.trials), *_distance_row(result.bulk(m), ref, cfg.beta))
+            for m in MODEL_NAMES]
+
+
+def _distance_columns() -> list[tuple[str, str]]:
+    return [(name, "f8") for name in DISTANCES]
+
+
+@dataclass
+class SweepResult:
+    r"""The trials of every :math:`(d, \beta)` of a sweep, and their tidy tables.
+
+    Attributes
+    ----------
+    ladders : list of LadderResult
+        one per :math:`(d, \beta)`, in grid order.
+    computed : int
+        trials computed by this run; the others came from the disk cache.
+    """
+
+    ladders: list[LadderResult]
+    computed: int
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        r"""One row per :math:`(d, \beta, \text{trial}, \text{model})`.
+
+        Columns: ``d``, ``beta``, ``trial``, ``model``; one per entry of :data:`DISTANCES` (that
+        trial's bulk of the rung against the same trial's reference bulk); ``top_sq``, the rung's
+        largest squared singular value :math:`s_1^2`; ``s1_A``, :math:`s_1(A)`; ``D_std``, the
+        standard deviation of the normalizers :math:`D_i` over the rows.
+        """
+        rows = [row for r in self.ladders for row in trial_rows(r)]
+        return np.array(rows, dtype=TRIAL_COLUMNS + _distance_columns() + DIAGNOSTIC_COLUMNS)
+
+    @cached_property
+    def pooled(self) -> np.ndarray:
+        r"""One row per :math:`(d, \beta, \text{model})`: ``d``, ``beta``, ``model``, ``trials``, distances."""
+        rows = [row for r in self.ladders for row in pooled_rows(r)]
+        return np.array(rows, dtype=POOLED_COLUMNS + _distance_columns())
+
+
+def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int = 0,
+              c_poly: float = 2.0, remove_top_k: int = 3, scheduler: str | None = None,
+              n_workers: int | None = None, progress: bool = False) -> SweepResult:
+    """Run (or read from the cache) every trial of the grid ``d`` x ``beta`` on Dask.
+
+    Parameters
+    ----------
+    d, beta : sequence
+        matrix sizes and inverse temperatures; every pair is one configuration.
+    trials : int
+        trials per configuration; trial k is child k of ``SeedSequence(seed)``.
+    seed, c_poly, remove_top_k
+        as in :class:`~attnspec.config.Config`.
+    scheduler : str, optional
+        address of an existing scheduler; by default an embedded cluster is started.
+    n_workers : int, optional
+        workers of the embedded cluster; by default :func:`default_workers`, and never more than
+        there are trials to compute.
+    progress : bool
+        show a progress bar on stderr.
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    ValueError
+        on an invalid parameter, before any work, or if ``scheduler`` cannot be reached.
+    """
+    configs = make_grid(d, beta, trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
+    check_workers(n_workers, scheduler)
+    found = {(i, k): cached_trial(cfg, k) for i, cfg in enumerate(configs) for k in range(trials)}
+    missing = [key for key, value in found.items() if value is None]
+    if missing:
+        workers = min(n_workers or default_workers(max(cfg.d for cfg in configs)), len(missing))
+        with _client(scheduler, workers) as client:
+            computed = compute_trials([(configs[i], k) for i, k in missing], client, progress)
+        found.update(zip(missing, computed))
+    ladders = [LadderResult(cfg, [found[i, k] for k in range(trials)]) for i, cfg in enumerate(configs)]
+    return SweepResult(ladders, len(missing))
+
+
+def to_csv(table: np.ndarray, path: str | Path) -> None:
+    """Write a structured array as CSV with a header, atomically (temporary file, ``os.replace``).
+
+    Floats are written with :func:`repr`, so reading the file back gives the same numbers.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(table.dtype.names)
+            writer.writerows(table.tolist())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
