@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"attnspec {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`
+        return 0
     except KeyboardInterrupt:
         print(f"attnspec {args.command}: interrupted; finished trials are kept in the cache", file=sys.stderr)
         return 130

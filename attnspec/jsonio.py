@@ -1,4 +1,4 @@
-"""Atomic JSON output: the file appears whole or not at all."""
+"""Atomic text and JSON output: a file appears whole or not at all."""
 
 from __future__ import annotations
 
@@ -8,18 +8,23 @@ import tempfile
 from pathlib import Path
 
 
-def write_json(path: str | Path, data) -> None:
-    """Write ``data`` as indented JSON to ``path`` through a temporary file and ``os.replace``."""
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, indent=2)
-            fh.write("\n")
+            fh.write(text)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json(path: str | Path, data) -> None:
+    """Write ``data`` as indented JSON to ``path``, atomically."""
+    write_text(path, json.dumps(data, indent=2) + "\n")
 
 
 def check_writable(path: str | Path) -> None:
