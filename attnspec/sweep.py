@@ -23,10 +23,10 @@ removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE`.
 from __future__ import annotations
 
 import csv
+import io
 import logging
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,6 +40,7 @@ from tqdm.auto import tqdm
 from . import cache
 from .config import Config, available_memory_bytes, trial_memory_bytes
 from .experiment import LadderResult, trial
+from .jsonio import write_text
 from .ladder import MODEL_NAMES, REFERENCE
 from .spectra import ks_distance, wasserstein1
 
@@ -287,18 +288,12 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
 
 
 def to_csv(table: np.ndarray, path: str | Path) -> None:
-    """Write a structured array as CSV with a header, atomically (temporary file, ``os.replace``).
+    """Write a structured array as CSV with a header, atomically (:func:`attnspec.jsonio.write_text`).
 
     Floats are written with :func:`repr`, so reading the file back gives the same numbers.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(table.dtype.names)
-            writer.writerows(table.tolist())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    text = io.StringIO(newline="")
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(table.dtype.names)
+    writer.writerows(table.tolist())
+    write_text(path, text.getvalue())

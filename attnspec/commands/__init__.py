@@ -1,5 +1,5 @@
 """Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)``."""
 
-from . import ladder
+from . import ladder, sweep
 
-COMMANDS = [ladder]
+COMMANDS = [ladder, sweep]

@@ -1,0 +1,85 @@
+"""``attnspec sweep``: run a (d, beta, trial) grid on Dask, write the tidy CSV, print pooled metrics."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..config import PARAMETERS
+from ..ladder import REFERENCE
+from ..sweep import DISTANCES, SweepResult, check_workers, make_grid, run_sweep, to_csv
+from .ladder import add_parameter_options, parse_parameters
+
+OPTIONS = ["trials", "seed", "remove_top_k", "c_poly"]
+LISTS = ["d", "beta"]
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("sweep", help="run a grid of (d, beta, trial) on Dask and write a tidy CSV")
+    for name in LISTS:
+        p = PARAMETERS[name]
+        parser.add_argument(f"--{name}", default=str(p.default), metavar="LIST",
+                            help=f"comma-separated values of {name}: {p.help} "
+                                 f"({p.type_name}, {p.range_text}; default {p.default})")
+    add_parameter_options(parser, OPTIONS)
+    parser.add_argument("--out", metavar="PATH", required=True,
+                        help="CSV file to write: one row per (d, beta, trial, model)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="address of an existing Dask scheduler (default: start a local cluster)")
+    parser.add_argument("--workers", metavar="N",
+                        help="workers of the local cluster (default: one per core)")
+    parser.set_defaults(run=run)
+
+
+def parse_list(name: str, text: str) -> list:
+    """Parse a comma-separated option, checking every value with ``PARAMETERS[name]``."""
+    parts = text.split(",")
+    if not text.strip():
+        raise ValueError(f"{name}={text!r} must be a non-empty comma-separated list")
+    return [PARAMETERS[name].parse(part.strip()) for part in parts]
+
+
+def parse_workers(text: str | None) -> int | None:
+    """The ``--workers`` option as an int (None if not given)."""
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"workers={text!r} is not of type int") from None
+
+
+def check_out(path: str) -> None:
+    """Raise ValueError before any work if ``path`` cannot be written as a file."""
+    out = Path(path)
+    if not out.parent.is_dir():
+        raise ValueError(f"--out {path}: folder {out.parent} does not exist")
+    if out.is_dir():
+        raise ValueError(f"--out {path}: is a folder, not a file")
+
+
+def format_pooled(result: SweepResult) -> str:
+    """The pooled table with fixed decimals, one line per (d, beta, model)."""
+    names = list(DISTANCES)
+    head = f"{'d':>6}  {'beta':>6}  {'model':>14}  " + "  ".join(f"{n:>8}" for n in names)
+    rows = [f"{r['d']:6d}  {r['beta']:6.3f}  {r['model']:>14}  " + "  ".join(f"{r[n]:8.4f}" for n in names)
+            for r in result.pooled]
+    title = f"bulk pooled over trials, distances to {REFERENCE}"
+    return "\n".join([title, head, *rows])
+
+
+def run(args: argparse.Namespace) -> int:
+    lists = {name: parse_list(name, getattr(args, name)) for name in LISTS}
+    params = parse_parameters(args, OPTIONS)
+    workers = parse_workers(args.workers)
+    make_grid(**lists, **params)
+    check_workers(workers, args.scheduler)
+    check_out(args.out)
+    result = run_sweep(**lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True)
+    to_csv(result.table, args.out)
+    total = sum(len(r.trials) for r in result.ladders)
+    print(f"computed {result.computed} of {total} trials, {total - result.computed} read from the cache",
+          file=sys.stderr)
+    print(format_pooled(result))
+    return 0
