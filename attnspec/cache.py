@@ -45,7 +45,8 @@ def load(path: Path) -> dict[str, np.ndarray] | None:
     try:
         with np.load(path, allow_pickle=False) as npz:
             return {name: npz[name] for name in npz.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError):
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError,
+            NotImplementedError, RuntimeError):  # corrupted zip flags: "compression method", "encrypted"
         return None
 
 
