@@ -577,9 +577,7 @@ class MarchenkoPastur(_SquaredSingularValueLaw):
         r""":math:`F(\lambda) = (\psi + \sin\psi)/\pi`, :math:`\psi = 2\arcsin\sqrt{\lambda/(4s)}`."""
         lam, scalar = _as_array(x)
         psi = 2.0 * np.arcsin(np.sqrt(np.clip(lam / self.edge, 0.0, 1.0)))
-        out = (psi + np.sin(psi)) / np.pi
-        out[lam <= 0] = 0.0
-        out[lam >= self.edge] = 1.0
+        out = np.where(lam >= self.edge, 1.0, np.where(lam <= 0, 0.0, (psi + np.sin(psi)) / np.pi))
         out[np.isnan(lam)] = np.nan
         return _out(out, scalar)
 
@@ -681,3 +679,18 @@ def normalizer_std(beta, d):
     with np.errstate(over="ignore"):
         out = np.sqrt((np.expm1(b**2) + 0.5 * b**4) / dd)
     return float(out) if out.ndim == 0 else out
+
+
+def s1_excess(beta: float, d: int) -> float:
+    r"""First-order excess of the top singular value of attention, :math:`s_1(A) - 1`.
+
+    .. math::
+
+        s_1(A) - 1 \approx \frac{e^{\beta^2} - 1 + \beta^4/2}{2d} = \tfrac12 \operatorname{std}(D_i)^2 .
+
+    Derived in this book (chapter *The rank-one mode*): :math:`s_1(A)^2 \ge \lVert A^\top u\rVert^2
+    = \frac1d \sum_j c_j^2` with column sums :math:`c_j = \sum_i A_{ij} = 1 + \delta_j`, and to first
+    order :math:`\operatorname{Var}\delta_j = (e^{\beta^2} - 1 + \beta^4/2)/d` by the argument of
+    :func:`normalizer_std` applied to the keys; the bound is attained to this order.
+    """
+    return 0.5 * float(normalizer_std(beta, d)) ** 2
