@@ -32,3 +32,5 @@ def check_writable(path: str | Path) -> None:
     parent = Path(path).parent
     if not parent.is_dir():
         raise ValueError(f"--json {path}: folder {parent} does not exist")
+    if Path(path).is_dir():
+        raise ValueError(f"--json {path}: is a folder, not a file")
