@@ -1,0 +1,225 @@
+"""The Dask sweep: same numbers as the serial ladder, resumable after a kill, cached re-runs, CLI."""
+
+from __future__ import annotations
+
+import csv
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from distributed import LocalCluster
+
+from attnspec import sweep
+from attnspec.cli import main
+from attnspec.experiment import run_ladder, trial
+from attnspec.sweep import SweepResult, cached_trial, local_cluster, make_grid, run_sweep, to_csv, trial_entry
+
+GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
+#: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt tests.
+SLOW = {"d": [160, 200], "beta": [0.5, 1.0], "trials": 10}
+SLOW_ARGS = ["--d", "160,200", "--beta", "0.5,1", "--trials", "10", "--workers", "2"]
+SLOW_TASKS = 40
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("ATTNSPEC_CACHE", str(folder))
+    return folder
+
+
+def cli(*argv: str) -> int:
+    return main(["sweep", *argv])
+
+
+def entries(folder: Path) -> dict[str, tuple[int, int]]:
+    """Cache entries: name -> (inode, mtime in ns); a rewrite (os.replace) changes both."""
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("*.npz")}
+
+
+def serial(result: SweepResult) -> SweepResult:
+    """The same grid computed in this process by :func:`run_ladder`."""
+    return SweepResult([run_ladder(ladder.config) for ladder in result.ladders], 0)
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def same_as_csv(table: np.ndarray, rows: list[dict[str, str]]) -> bool:
+    return [tuple(map(str, r)) for r in table.tolist()] == [tuple(r.values()) for r in rows]
+
+
+def test_trial_entry_is_the_file_trial_writes(cache):
+    cfg = make_grid([64], [0.5], 2)[0]
+    assert cached_trial(cfg, 1) is None
+    trial(64, 0.5, cfg.c_poly, cfg.seed, 1)
+    assert trial_entry(cfg, 1).parent == cache and trial_entry(cfg, 1).exists()
+    assert cached_trial(cfg, 1) is not None
+
+
+def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache, tmp_path, monkeypatch):
+    result = run_sweep(**GRID, n_workers=2)
+    assert result.computed == 8 and len(result.table) == 8 * 7 and len(result.pooled) == 4 * 7
+    stored = entries(cache)
+    assert len(stored) == 8
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a finished sweep must not start a cluster")
+
+    monkeypatch.setattr(sweep, "LocalCluster", no_cluster)
+    monkeypatch.setattr(sweep, "Client", no_cluster)
+    again = run_sweep(**GRID)
+    assert again.computed == 0 and entries(cache) == stored
+    assert np.array_equal(again.table, result.table) and np.array_equal(again.pooled, result.pooled)
+
+    monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path / "serial"))
+    reference = serial(result)
+    assert np.array_equal(result.table, reference.table)
+    assert np.array_equal(result.pooled, reference.pooled)
+    for ladder, ref in zip(result.ladders, reference.ladders):
+        assert result.pooled[(result.pooled["d"] == ladder.config.d)
+                             & (result.pooled["beta"] == ladder.config.beta)]["ks"].tolist() \
+            == list(ref.distances("ks").values())
+
+
+def test_tables(cache):
+    result = run_sweep([64], [1.0], 2, n_workers=1)
+    table, ladder = result.table, result.ladders[0]
+    assert set(table.dtype.names) >= {"d", "beta", "trial", "model", "ks", "w1", "top_sq", "s1_A", "D_std"}
+    assert table["trial"].tolist() == [0] * 7 + [1] * 7
+    perp = table[table["model"] == "sqrt_d_A_perp"]
+    assert np.all(perp["ks"] == 0) and np.all(perp["w1"] == 0)
+    assert np.allclose(perp["s1_A"], ladder.s1_A) and np.allclose(perp["D_std"], [t["D"].std() for t in ladder.trials])
+    assert np.allclose(table[table["model"] == "Y"]["top_sq"], ladder.s2("Y")[:, 0])
+
+
+def test_damaged_entry_is_the_only_one_recomputed(cache):
+    run_sweep([64], [0.5], 3, n_workers=1)
+    before = entries(cache)
+    damaged = trial_entry(make_grid([64], [0.5], 3)[0], 1)
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    again = run_sweep([64], [0.5], 3, n_workers=1)
+    assert again.computed == 1
+    after = entries(cache)
+    assert {name for name in before if after[name] != before[name]} == {damaged.name}
+
+
+def openblas_threads() -> list[int]:
+    """Threads of every OpenBLAS loaded in this process (NumPy's and SciPy's scipy-openblas)."""
+    libs = {line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower()}
+    getters = [getattr(ctypes.CDLL(lib), name, None) for lib in sorted(libs)
+               for name in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads")]
+    return [get() for get in getters if get is not None]
+
+
+def test_workers_get_one_blas_thread_each():
+    if not openblas_threads():
+        pytest.skip("NumPy is not linked to scipy-openblas")
+    before = os.environ.get("OPENBLAS_NUM_THREADS")
+    with local_cluster(2) as cluster, cluster.get_client() as client:
+        threads = client.run(openblas_threads)
+    expected = max(1, os.cpu_count() // 2)
+    assert sweep.blas_threads(2) == expected
+    assert len(threads) == 2 and all(n and set(n) == {expected} for n in threads.values())
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == before
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--d", "1"], "d=1 is out of range"),
+    (["--d", "64,abc"], "d='abc' is not of type int"),
+    (["--d", ""], "d='' must be a non-empty"),
+    (["--beta", "0.5,-1"], "beta=-1 is out of range"),
+    (["--beta", "nan"], "beta=nan must be finite"),
+    (["--trials", "0"], "trials=0 is out of range"),
+    (["--remove-top-k", "64"], "remove_top_k=64 is out of range"),
+    (["--workers", "0"], "workers=0 is out of range"),
+    (["--workers", "two"], "workers='two' is not of type int"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "workers applies to the embedded cluster only"),
+    (["--scheduler", "nonsense"], "scheduler='nonsense': cannot connect"),
+    (["--out", "missing/out.csv"], "folder"),
+    (["--out", "."], "is a folder"),
+])
+def test_invalid_input(argv, message, cache, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    args = ["--d", "64", "--beta", "1", "--trials", "1", "--out", "out.csv", *argv]
+    assert cli(*args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attnspec sweep: error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "out.csv").exists() and not list(cache.glob("*.npz"))
+
+
+def test_empty_grid_is_refused():
+    with pytest.raises(ValueError, match="beta must be a non-empty list"):
+        run_sweep([64], [], 1)
+
+
+def test_cli_with_an_existing_scheduler(cache, tmp_path, capsys):
+    out = tmp_path / "sweep.csv"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        assert cli("--d", "64", "--beta", "0.5,1", "--trials", "2", "--out", str(out),
+                   "--scheduler", cluster.scheduler_address) == 0
+    captured = capsys.readouterr()
+    assert "computed 4 of 4 trials" in captured.err
+    result = run_sweep([64], [0.5, 1.0], 2)
+    assert result.computed == 0 and same_as_csv(result.table, read_csv(out))
+    assert captured.out.count("\n") == 2 + len(result.pooled)
+    assert f"{result.pooled['ks'][2]:8.4f}" in captured.out.splitlines()[4]
+
+
+def start_slow_sweep(cache: Path, out: Path) -> subprocess.Popen:
+    """Start the slow grid in a subprocess; return once its first trial is in the cache."""
+    proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "sweep", *SLOW_ARGS, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(cache.glob("*.npz")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.005)
+    return proc
+
+
+def test_killed_sweep_recomputes_only_what_is_missing(cache, tmp_path, monkeypatch):
+    out = tmp_path / "sweep.csv"
+    proc = start_slow_sweep(cache, out)
+    proc.kill()
+    proc.communicate()
+    time.sleep(0.5)  # the orphaned workers notice their parent is gone
+    before = entries(cache)
+    assert 0 < len(before) < SLOW_TASKS and not out.exists()
+
+    assert cli(*SLOW_ARGS, "--out", str(out)) == 0
+    after = entries(cache)
+    assert len(after) == SLOW_TASKS and all(after[name] == before[name] for name in before)
+
+    resumed = run_sweep(**SLOW)
+    assert resumed.computed == 0 and same_as_csv(resumed.table, read_csv(out))
+    monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path / "uninterrupted"))
+    uninterrupted = run_sweep(**SLOW, n_workers=2)
+    assert uninterrupted.computed == SLOW_TASKS
+    assert np.array_equal(resumed.table, uninterrupted.table)
+    assert np.array_equal(resumed.pooled, uninterrupted.pooled)
+
+
+def test_interrupted_sweep_keeps_finished_trials_and_writes_nothing(cache, tmp_path):
+    out = tmp_path / "sweep.csv"
+    proc = start_slow_sweep(cache, out)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted; finished trials are kept in the cache" in err
+    assert not out.exists() and not list(tmp_path.glob(".sweep.csv*"))
+    assert 0 < len(entries(cache)) < SLOW_TASKS
+
+
+def test_to_csv_round_trips_exactly(tmp_path):
+    table = np.array([(1, 0.1, "Y"), (2, 1 / 3, "Y_f")], dtype=[("d", "i8"), ("x", "f8"), ("model", "U8")])
+    to_csv(table, tmp_path / "t.csv")
+    rows = read_csv(tmp_path / "t.csv")
+    assert [float(r["x"]) for r in rows] == table["x"].tolist() and rows[1]["model"] == "Y_f"
