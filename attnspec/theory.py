@@ -480,7 +480,7 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
 
     def var(self) -> float:
         r""":math:`\operatorname{Var}\lambda = \theta_1^2 + \theta_2^2` (from the free cumulants)."""
-        return self.theta1**2 + self.theta2**2
+        return self.theta1 * self.theta1 + self.theta2 * self.theta2  # inf, not OverflowError, if huge
 
     def moment(self, n: int) -> float:
         r"""Exact moment :math:`E[\lambda^n]`.
@@ -598,7 +598,7 @@ class MarchenkoPastur(_SquaredSingularValueLaw):
 
     def var(self) -> float:
         """Variance :math:`s^2`."""
-        return self.scale**2
+        return self.scale * self.scale
 
     def moment(self, n: int) -> float:
         r""":math:`E\lambda^n = s^n C_n` with the Catalan number :math:`C_n = \binom{2n}{n}/(n+1)`."""

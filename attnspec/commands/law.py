@@ -1,0 +1,120 @@
+"""``attnspec law``: the limit law of the Gaussian-equivalent model: edge, mean, pdf and cdf at points."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from ..config import PARAMETERS
+from ..jsonio import check_writable, write_json
+from ..theory import GaussianEquivalentLaw, MarchenkoPastur
+
+#: fractions of the edge at which the law is evaluated when --at is not given (4 significant digits)
+DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def add_parser(sub) -> None:
+    beta = PARAMETERS["beta"]
+    parser = sub.add_parser(
+        "law",
+        help="limit law of the squared singular values of the Gaussian-equivalent model",
+        description="Edge, mean, pdf and cdf of the limit law of the squared singular values of "
+        "Y = sqrt(theta2) S/sqrt(d) + sqrt(theta1 - theta2) W/sqrt(d).",
+    )
+    parser.add_argument("--beta", default=str(beta.default),
+                        help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
+                        f"({beta.type_name}, {beta.range_text}; default {beta.default})")
+    parser.add_argument("--theta1", help="override theta1 (float > 0; give together with --theta2)")
+    parser.add_argument("--theta2", help="override theta2 (float, 0 <= theta2 <= theta1; give together with --theta1)")
+    parser.add_argument("--at", metavar="X1,X2,...",
+                        help="points lambda at which to evaluate pdf and cdf "
+                        "(default: 0.1, 0.25, 0.5, 0.75, 0.9 times the edge, to 4 significant digits)")
+    parser.add_argument("--json", metavar="PATH",
+                        help="also write theta1, theta2, edge, mean, pdf and cdf ({point: value}) as JSON to PATH; "
+                        "the infinite pdf at 0 is written as null")
+    parser.set_defaults(run=run)
+
+
+def _parse_float(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{name}={text!r} is not of type float") from None
+
+
+def parse_points(text: str) -> list[float]:
+    """Parse ``--at``: a non-empty comma-separated list of finite floats."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if not parts:
+        raise ValueError(f"at={text!r} must be a non-empty comma-separated list of float")
+    try:
+        points = [float(part) for part in parts]
+    except ValueError:
+        raise ValueError(f"at={text!r} is not a comma-separated list of float") from None
+    bad = [p for p in points if not math.isfinite(p)]
+    if bad:
+        raise ValueError(f"at={text!r}: every point must be finite (got {bad[0]!r})")
+    return points
+
+
+def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
+    """The law from ``--beta`` or from ``--theta1``/``--theta2`` (both or neither), and its origin."""
+    beta = PARAMETERS["beta"].parse(args.beta)
+    if (args.theta1 is None) != (args.theta2 is None):
+        raise ValueError("--theta1 and --theta2 must be given together (or neither, to use beta)")
+    if args.theta1 is not None:
+        law = GaussianEquivalentLaw(_parse_float("theta1", args.theta1), _parse_float("theta2", args.theta2))
+        return law, "given"
+    return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta:g}"
+
+
+def summary(law: GaussianEquivalentLaw, points: list[float]) -> dict:
+    """JSON-ready result: ``edge``, ``mean``, ``pdf`` and ``cdf`` as {point: value}."""
+    pdf, cdf = law.pdf(points), law.cdf(points)
+    keys = [repr(float(x)) for x in points]
+    return {
+        "theta1": law.theta1,
+        "theta2": law.theta2,
+        "edge": float(law.edge),
+        "mean": float(law.mean()),
+        "pdf": {k: float(v) if math.isfinite(v) else None for k, v in zip(keys, pdf)},  # pdf(0) = inf -> null
+        "cdf": {k: float(v) for k, v in zip(keys, cdf)},
+    }
+
+
+def _num(x: float) -> str:
+    """Six fixed decimals; scientific notation (six decimals) beyond 1e7 in magnitude."""
+    return f"{x:.6f}" if abs(x) < 1e7 else f"{x:.6e}"
+
+
+def _inf(x: float | None) -> float:
+    return math.inf if x is None else x
+
+
+def format_summary(s: dict, origin: str) -> str:
+    var = s["theta1"] * s["theta1"] + s["theta2"] * s["theta2"]
+    mp_edge = MarchenkoPastur(s["theta1"]).edge
+    lines = [
+        f"Gaussian-equivalent law: theta1 = {_num(s['theta1'])}, theta2 = {_num(s['theta2'])} ({origin})",
+        f"edge lambda_+ = {_num(s['edge'])} (operator norm {_num(math.sqrt(s['edge']))}); "
+        f"Marchenko-Pastur with the same mean ends at {_num(mp_edge)}",
+        f"mean = {_num(s['mean'])}, var = {_num(var)}",
+        "",
+        f"{'lambda':>14}  {'pdf':>12}  {'cdf':>10}",
+    ]
+    lines += [f"{_num(float(k)):>14}  {_num(_inf(s['pdf'][k])):>12}  {s['cdf'][k]:10.6f}" for k in s["pdf"]]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    points = parse_points(args.at) if args.at is not None else None
+    law, origin = build_law(args)
+    if args.json:
+        check_writable(args.json)
+    if points is None:
+        points = [float(f"{law.edge * frac:.4g}") for frac in DEFAULT_FRACTIONS]
+    s = summary(law, points)
+    print(format_summary(s, origin))
+    if args.json:
+        write_json(args.json, s)
+    return 0
