@@ -1,5 +1,5 @@
 """Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)``."""
 
-from . import ladder, sweep
+from . import ladder, law, sweep
 
-COMMANDS = [ladder, sweep]
+COMMANDS = [ladder, sweep, law]
