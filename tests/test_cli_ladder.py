@@ -1,0 +1,159 @@
+"""``attnspec ladder``: the printed summary, the --json file, and one-line errors with status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import attnspec.config as config
+from attnspec.cli import main
+from attnspec.experiment import run_ladder
+from attnspec.ladder import MODEL_NAMES
+from attnspec.nonlinearity import poly_degree, theta_f, theta_q
+
+SMALL = ["--d", "48", "--trials", "2", "--seed", "3"]
+KEYS = {"d", "beta", "trials", "seed", "poly_degree", "theta_f", "theta_q", "theta_q_mc", "theta_q_mc_se",
+        "s1_A_mean", "D_mean", "D_std", "D_max_dev", "l1", "top_sq"}
+
+
+def run_main(argv: list[str]) -> int:
+    """main()'s status, whether it returns it or argparse exits with it."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
+def test_prints_summary_and_writes_json(tmp_path, capsys):
+    out_json = tmp_path / "summary.json"
+    assert run_main(["ladder", *SMALL, "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "polynomial degree n_d = " + str(poly_degree(48, 2.0)) in out
+    assert "theta statistics" in out and "mean s1(A)" in out and "normalizers D_i" in out
+    for name in MODEL_NAMES:
+        assert name in out
+
+    s = json.loads(out_json.read_text())
+    assert KEYS <= s.keys()
+    assert (s["d"], s["beta"], s["trials"], s["seed"]) == (48, 1.0, 2, 3)
+    assert s["poly_degree"] == poly_degree(48, 2.0)
+    assert s["theta_f"] == pytest.approx(list(theta_f(1.0)))
+    assert s["theta_q"] == pytest.approx(list(theta_q(1.0, s["poly_degree"])))
+    assert len(s["theta_q_mc"]) == 2 and len(s["theta_q_mc_se"]) == 2
+    assert set(s["l1"]) == set(MODEL_NAMES) and set(s["top_sq"]) == set(MODEL_NAMES)
+    for name in MODEL_NAMES:
+        assert isinstance(s["l1"][name], float)
+        assert len(s["top_sq"][name]) == 5
+        assert s["top_sq"][name] == sorted(s["top_sq"][name], reverse=True)
+    assert s["s1_A_mean"] >= 1 - 1e-12
+
+    # the file holds what the library computes for the same parameters
+    expected = run_ladder(d=48, trials=2, seed=3).summary()
+    assert s["D_std"] == pytest.approx(expected["D_std"], rel=1e-12)
+    assert s["top_sq"]["Y_f_lin"] == pytest.approx(expected["top_sq"]["Y_f_lin"], rel=1e-12)
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*"))
+
+
+def test_printed_numbers_match_the_json(tmp_path, capsys):
+    out_json = tmp_path / "s.json"
+    run_main(["ladder", *SMALL, "--beta", "0.5", "--json", str(out_json)])
+    out = capsys.readouterr().out
+    s = json.loads(out_json.read_text())
+    assert f"{s['s1_A_mean']:.6f}" in out and f"{s['D_std']:.6f}" in out
+    assert f"{s['theta_q'][0]:9.6f}" in out
+
+
+def test_without_json_writes_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_main(["ladder", "--d", "16", "--trials", "1"]) == 0
+    assert capsys.readouterr().out
+    assert [p.name for p in tmp_path.iterdir()] == ["cache"]
+
+
+INVALID = [
+    (["--d", "1"], "d=1"),
+    (["--d", "2.5"], "d='2.5'"),
+    (["--d", "abc"], "d='abc'"),
+    (["--beta", "nan"], "beta=nan"),
+    (["--beta", "inf"], "beta=inf"),
+    (["--beta", "-1"], "beta=-1"),
+    (["--trials", "0"], "trials=0"),
+    (["--seed", "-1"], "seed=-1"),
+    (["--d", "10", "--remove-top-k", "10"], "remove_top_k=10"),
+    (["--c-poly", "0"], "c_poly=0"),
+    (["--c-poly", "-1"], "c_poly=-1"),
+    (["--bogus", "1"], "--bogus"),
+    (["--d"], "--d"),
+]
+
+
+@pytest.mark.parametrize("args, fragment", INVALID)
+def test_invalid_input_one_line_status_2_nothing_written(tmp_path, capsys, args, fragment):
+    out_json = tmp_path / "out.json"
+    assert run_main(["ladder", *args, "--json", str(out_json)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in captured.err
+    assert fragment in lines[0] and "error" in lines[0]
+    assert not out_json.exists()
+    assert not (tmp_path / "cache").exists()  # no work was done
+
+
+def test_parse_errors_state_the_valid_range(capsys):
+    assert run_main(["ladder", "--d", "2.5"]) == 2
+    assert ">= 2 and <= 20000" in capsys.readouterr().err
+
+
+def test_memory_refusal(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(config, "available_memory_bytes", lambda: 2**20)
+    out_json = tmp_path / "out.json"
+    assert run_main(["ladder", "--d", "1000", "--json", str(out_json)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "GiB" in err and "d=1000" in err
+    assert not out_json.exists()
+
+
+@pytest.mark.parametrize("target", ["missing/out.json", "."])
+def test_unwritable_json_path_is_refused_before_work(tmp_path, capsys, target):
+    assert run_main(["ladder", *SMALL, "--json", str(tmp_path / target)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "--json" in err
+    assert not (tmp_path / "cache").exists()
+
+
+def test_no_command(capsys):
+    assert run_main([]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+def _command() -> list[str]:
+    script = Path(sys.executable).with_name("attnspec")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "attnspec.cli"]
+
+
+def test_installed_command_in_a_subprocess(tmp_path):
+    out_json = tmp_path / "s.json"
+    env = dict(os.environ)  # carries the temporary ATTNSPEC_CACHE
+    ok = subprocess.run(_command() + ["ladder", "--d", "32", "--trials", "1", "--json", str(out_json)],
+                        capture_output=True, text=True, env=env, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert "polynomial degree n_d" in ok.stdout and "Traceback" not in ok.stderr
+    assert KEYS <= json.loads(out_json.read_text()).keys()
+    assert list(Path(env["ATTNSPEC_CACHE"]).glob("*.npz"))
+
+    bad_json = tmp_path / "bad.json"
+    bad = subprocess.run([sys.executable, "-m", "attnspec.cli", "ladder", "--beta", "nan", "--json", str(bad_json)],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert len(bad.stderr.splitlines()) == 1 and "beta=nan" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    assert not bad_json.exists()

@@ -1,0 +1,89 @@
+"""pyproject.toml and environment.yml declare the same dependencies; the wheel ships every package."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import yaml
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def environment() -> dict:
+    return yaml.safe_load((ROOT / "environment.yml").read_text())
+
+
+def as_table(requirements: list[str]) -> dict[str, SpecifierSet]:
+    table = {}
+    for text in requirements:
+        req = Requirement(text)
+        name = canonicalize_name(req.name)
+        assert name not in table, f"{name} listed twice"
+        table[name] = req.specifier
+    return table
+
+
+def pip_entries(env: dict) -> list[str]:
+    lists = [item["pip"] for item in env["dependencies"] if isinstance(item, dict) and "pip" in item]
+    assert len(lists) == 1, "environment.yml needs exactly one pip: list"
+    return [str(r).strip() for r in lists[0]]
+
+
+def pip_list(env: dict) -> list[str]:
+    """The pip requirements, without options such as the project itself (-e .)."""
+    return [r for r in pip_entries(env) if not r.startswith("-")]
+
+
+def test_same_packages_and_ranges():
+    project = pyproject()["project"]
+    declared = as_table(project["dependencies"] + project["optional-dependencies"]["real"])
+    mirrored = as_table(pip_list(environment()))
+    assert set(declared) == set(mirrored), {
+        "only in pyproject.toml": sorted(set(declared) - set(mirrored)),
+        "only in environment.yml": sorted(set(mirrored) - set(declared)),
+    }
+    for name in declared:
+        assert declared[name] == mirrored[name], (name, str(declared[name]), str(mirrored[name]))
+
+
+def test_environment_installs_the_project_itself():
+    assert any(r in ("-e .", "-e .[real]") for r in pip_entries(environment()))
+
+
+def test_environment_python_satisfies_requires_python():
+    requires = SpecifierSet(pyproject()["project"]["requires-python"])
+    pythons = [d for d in environment()["dependencies"] if isinstance(d, str) and d.startswith("python")]
+    assert len(pythons) == 1
+    version = pythons[0].split("=")[-1]
+    assert Version(version) in requires
+
+
+def test_jupyter_book_is_pinned_below_2():
+    spec = as_table(pyproject()["project"]["dependencies"])["jupyter-book"]
+    assert Version("1.0.4.post1") in spec and Version("2.0.0") not in spec
+
+
+def test_every_package_folder_is_shipped():
+    """The flat layout needs an explicit package list: a missing entry drops it from the wheel."""
+    listed = set(pyproject()["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "attnspec").rglob("__init__.py")
+        if "__pycache__" not in p.parts
+    }
+    assert found <= listed, sorted(found - listed)
+    for name in listed:
+        assert (ROOT / name.replace(".", "/") / "__init__.py").exists(), name
+
+
+def test_console_script():
+    assert pyproject()["project"]["scripts"]["attnspec"] == "attnspec.cli:main"
