@@ -1,0 +1,130 @@
+"""The registry of pretrained models and the one call the chapters use: :func:`attention_maps`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from tokenizers import Encoding
+
+from attnspec.real import minilm, smollm
+from attnspec.real.trace import Trace
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """Facts about one pretrained model and the functions that run it.
+
+    Attributes
+    ----------
+    name : str
+        Registry key.
+    title : str
+        Checkpoint name and architecture, for tables and captions.
+    causal : bool
+        ``True`` for a decoder (causal mask), ``False`` for a bidirectional encoder.
+    layers, heads, kv_heads, head_dim, hidden : int
+        Number of layers, of query heads, of key/value heads; head size; residual width.
+    max_tokens : int
+        Largest supported input length in tokens.
+    requirement : str
+        Pip requirement of the package that ships the weights.
+    license : str
+        License of the weights.
+    encode : callable
+        ``encode(text, max_tokens)`` returns the :class:`tokenizers.Encoding` the model sees.
+    trace : callable
+        ``trace(text, max_tokens, scores=False)`` returns a :class:`~attnspec.real.trace.Trace`.
+    """
+
+    name: str
+    title: str
+    causal: bool
+    layers: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    hidden: int
+    max_tokens: int
+    requirement: str
+    license: str
+    encode: Callable[[str, int], Encoding]
+    trace: Callable[..., Trace]
+
+
+MODELS: dict[str, ModelInfo] = {
+    "minilm": ModelInfo(
+        name="minilm",
+        title="all-MiniLM-L6-v2 (BERT encoder)",
+        causal=False,
+        layers=6,
+        heads=12,
+        kv_heads=12,
+        head_dim=32,
+        hidden=384,
+        max_tokens=minilm.MAX_TOKENS,
+        requirement=minilm.REQUIREMENT,
+        license="Apache-2.0",
+        encode=minilm.encode,
+        trace=minilm.trace,
+    ),
+    "smollm": ModelInfo(
+        name="smollm",
+        title="SmolLM2-135M-Instruct, Q4_1 GGUF (Llama decoder)",
+        causal=True,
+        layers=30,
+        heads=9,
+        kv_heads=3,
+        head_dim=64,
+        hidden=576,
+        max_tokens=smollm.MAX_TOKENS,
+        requirement=smollm.REQUIREMENT,
+        license="Apache-2.0",
+        encode=smollm.encode,
+        trace=smollm.trace,
+    ),
+}
+
+
+def get_model(name: str) -> ModelInfo:
+    """Look up a model by registry name.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`MODELS`; the message lists the valid names.
+    """
+    if name not in MODELS:
+        raise ValueError(f"model must be one of {sorted(MODELS)}, got {name!r}")
+    return MODELS[name]
+
+
+def attention_maps(model: str, text: str, max_tokens: int = 512) -> tuple[np.ndarray, int]:
+    r"""Attention probabilities of every layer and head of a pretrained model on a text.
+
+    Parameters
+    ----------
+    model : str
+        ``"minilm"`` (bidirectional) or ``"smollm"`` (causal).
+    text : str
+        The input text; only its first ``max_tokens`` tokens are used.
+    max_tokens : int, default 512
+        Largest number of tokens :math:`n`, special tokens included.
+
+    Returns
+    -------
+    attention : numpy.ndarray
+        Shape ``(layers, heads, n, n)``, ``float32``; map :math:`(l, h)` is the row-stochastic
+        matrix :math:`A^{(l,h)} = \operatorname{softmax}(Q K^\top / \sqrt{d_h})` of head
+        :math:`h` in layer :math:`l`, lower triangular for a causal model.
+    n : int
+        The number of tokens :math:`n`; smaller than ``max_tokens`` when the text is shorter.
+
+    Raises
+    ------
+    ValueError
+        For an unknown model or a ``max_tokens`` outside ``[2, max_tokens of the model]``.
+    """
+    trace = get_model(model).trace(text, max_tokens)
+    return trace.attention, trace.n

@@ -1,0 +1,67 @@
+"""Real English texts shipped with the package, and their excerpts of a given token length.
+
+Each text is public domain and at least 512 tokens long for every model of
+:data:`attnspec.real.models.MODELS`; ``texts/README.md`` gives the sources.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from attnspec.real.models import get_model
+
+TEXT_NAMES: tuple[str, ...] = ("declaration", "lincoln", "darwin", "austen")
+"""Names of the shipped texts: the Declaration of Independence (1776), Lincoln's Second
+Inaugural Address (1865), the Introduction of Darwin's *On the Origin of Species* (1859) and
+Chapter 1 of Austen's *Pride and Prejudice* (1813)."""
+
+
+def read_text(name: str) -> str:
+    """The full text of a shipped document.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`TEXT_NAMES`.
+
+    Returns
+    -------
+    str
+        The text, paragraphs separated by blank lines.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not in :data:`TEXT_NAMES`.
+    """
+    if name not in TEXT_NAMES:
+        raise ValueError(f"text must be one of {list(TEXT_NAMES)}, got {name!r}")
+    return files("attnspec.real").joinpath(f"texts/{name}.txt").read_text(encoding="utf-8")
+
+
+def excerpt(name: str, model: str, n_tokens: int) -> str:
+    """The beginning of a text that a model reads as its first ``n_tokens`` tokens.
+
+    It ends with the last character of the last kept token. It is meant for display: to compute on
+    exactly these tokens, pass the full text and ``max_tokens=n_tokens`` to
+    :func:`~attnspec.real.models.attention_maps`. (Re-tokenizing the excerpt gives the same tokens
+    except when it ends inside a run of blank lines, which SmolLM's tokenizer splits differently at
+    the end of a text.)
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`TEXT_NAMES`.
+    model : str
+        Registry name of the model whose tokenizer counts the tokens.
+    n_tokens : int
+        Number of tokens, special tokens included, from 2 to the model's ``max_tokens``.
+
+    Returns
+    -------
+    str
+        The excerpt.
+    """
+    text = read_text(name)
+    encoding = get_model(model).encode(text, n_tokens)
+    return text[: max(end for _, end in encoding.offsets)]

@@ -1,0 +1,85 @@
+"""What a forward pass records, and the validation of the requested length."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MIN_TOKENS = 2
+
+
+@dataclass(frozen=True)
+class Trace:
+    r"""The record of one forward pass over one text.
+
+    Attributes
+    ----------
+    model : str
+        Registry name of the model (``"minilm"`` or ``"smollm"``).
+    tokens : list of str
+        The :math:`n` tokens the model saw, special tokens included.
+    ids : numpy.ndarray
+        Their vocabulary ids, shape ``(n,)``.
+    attention : numpy.ndarray
+        Attention probabilities :math:`A^{(l,h)} = \operatorname{softmax}(S^{(l,h)})`, shape
+        ``(layers, heads, n, n)``, ``float32``; row :math:`i` of map :math:`(l, h)` is the
+        distribution with which position :math:`i` reads the values in head :math:`h` of layer
+        :math:`l` (zero-based).
+    hidden : numpy.ndarray
+        Residual-stream states, shape ``(layers + 1, n, hidden_size)``: entry 0 is the embedding
+        output, entry :math:`l + 1` the output of layer :math:`l`.
+    scores : numpy.ndarray or None
+        Pre-softmax scores :math:`S^{(l,h)} = Q K^\top / \sqrt{d_h}` before any mask, same shape
+        as ``attention``; only when requested.
+    logits : numpy.ndarray or None
+        Next-token logits at the last position, shape ``(vocab,)``; decoder only.
+    """
+
+    model: str
+    tokens: list[str]
+    ids: np.ndarray
+    attention: np.ndarray
+    hidden: np.ndarray
+    scores: np.ndarray | None = None
+    logits: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        """Number of tokens :math:`n`."""
+        return len(self.ids)
+
+
+def check_max_tokens(max_tokens: int, limit: int, model: str) -> int:
+    """Validate a requested token count.
+
+    Parameters
+    ----------
+    max_tokens : int
+        Requested maximum number of tokens.
+    limit : int
+        The model's largest supported length.
+    model : str
+        Registry name of the model, for the message.
+
+    Returns
+    -------
+    int
+        ``max_tokens`` as a Python ``int``.
+
+    Raises
+    ------
+    ValueError
+        If ``max_tokens`` is not an integer in ``[2, limit]``; the message names the parameter, the
+        value and the valid range.
+    """
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, (int, np.integer)):
+        raise ValueError(
+            f"max_tokens must be an integer in [{MIN_TOKENS}, {limit}] for {model}, "
+            f"got {max_tokens!r}"
+        )
+    if not MIN_TOKENS <= max_tokens <= limit:
+        raise ValueError(
+            f"max_tokens must be in [{MIN_TOKENS}, {limit}] for {model}, got {max_tokens}"
+        )
+    return int(max_tokens)
