@@ -17,7 +17,8 @@ The results are tidy tables (NumPy structured arrays, one row per observation):
 :attr:`SweepResult.table` has one row per :math:`(d, \beta, \text{trial}, \text{model})` and
 :attr:`SweepResult.pooled` one per :math:`(d, \beta, \text{model})`, with the bulk pooled over
 trials. Distances are those of the rung's bulk (the top ``remove_top_k`` squared singular values
-removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE`.
+removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE` (``ks``, ``w1``) and
+to the exact limit law :class:`~attnspec.theory.GaussianEquivalentLaw` (``ks_law``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,8 @@ from .config import Config, available_memory_bytes, trial_memory_bytes
 from .experiment import LadderResult, trial
 from .jsonio import write_text
 from .ladder import MODEL_NAMES, REFERENCE
-from .spectra import ks_distance, wasserstein1
+from .spectra import ks_distance, ks_to_cdf, wasserstein1
+from .theory import GaussianEquivalentLaw
 
 #: Environment variables that set the number of BLAS / OpenMP threads of a worker process.
 BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -51,11 +53,27 @@ CONNECT_TIMEOUT = 10
 #: Arrays a complete cached trial holds.
 TRIAL_ARRAYS = frozenset({"D", *MODEL_NAMES})
 
-#: Distances of a rung's bulk ``b`` to the reference rung's bulk ``ref`` at inverse temperature
-#: ``beta``: column name -> ``fn(b, ref, beta)``. Each entry is one column of both tables.
+_limit_law = lru_cache(maxsize=64)(GaussianEquivalentLaw.for_f)  # built once per beta
+
+
+def ks_to_limit_law(bulk: np.ndarray, beta: float) -> float:
+    r"""Kolmogorov distance of ``bulk`` to the exact limit law of the ladder at ``beta``.
+
+    :math:`\sup_x |F_n(x) - F(x)|`, with :math:`F_n` the empirical distribution function of ``bulk``
+    and :math:`F` that of :meth:`GaussianEquivalentLaw.for_f
+    <attnspec.theory.GaussianEquivalentLaw.for_f>`, i.e. :math:`\theta = (e^{\beta^2} - 1, \beta^2)`.
+    NaN at :math:`\beta = 0`, where every rung is degenerate and the law does not exist.
+    """
+    return ks_to_cdf(bulk, _limit_law(beta).cdf) if beta > 0 else float("nan")
+
+
+#: Distances of a rung's bulk ``b`` at inverse temperature ``beta``, to the reference rung's bulk
+#: ``ref`` or to the limit law: column name -> ``fn(b, ref, beta)``. Each entry is one column of
+#: both tables.
 DISTANCES = {
     "ks": lambda b, ref, beta: ks_distance(ref, b),
     "w1": lambda b, ref, beta: wasserstein1(ref, b),
+    "ks_law": lambda b, ref, beta: ks_to_limit_law(b, beta),
 }
 
 _MODEL = ("model", f"U{max(map(len, MODEL_NAMES))}")

@@ -18,7 +18,8 @@ from distributed import LocalCluster
 from attnspec import sweep
 from attnspec.cli import main
 from attnspec.experiment import run_ladder, trial
-from attnspec.sweep import SweepResult, cached_trial, local_cluster, make_grid, run_sweep, to_csv, trial_entry
+from attnspec.sweep import (SweepResult, cached_trial, ks_to_limit_law, local_cluster, make_grid, run_sweep, to_csv,
+                            trial_entry)
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
 #: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt tests.
@@ -91,14 +92,22 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache, tmp_path, 
 
 
 def test_tables(cache):
-    result = run_sweep([64], [1.0], 2, n_workers=1)
-    table, ladder = result.table, result.ladders[0]
-    assert set(table.dtype.names) >= {"d", "beta", "trial", "model", "ks", "w1", "top_sq", "s1_A", "D_std"}
-    assert table["trial"].tolist() == [0] * 7 + [1] * 7
+    result = run_sweep([250], [1.0], 16, n_workers=2)
+    table, pooled, ladder = result.table, result.pooled, result.ladders[0]
+    assert set(table.dtype.names) >= {"d", "beta", "trial", "model", "ks", "w1", "ks_law", "top_sq", "s1_A", "D_std"}
+    assert table["trial"].tolist() == [k for k in range(16) for _ in range(7)]
     perp = table[table["model"] == "sqrt_d_A_perp"]
     assert np.all(perp["ks"] == 0) and np.all(perp["w1"] == 0)
     assert np.allclose(perp["s1_A"], ladder.s1_A) and np.allclose(perp["D_std"], [t["D"].std() for t in ladder.trials])
     assert np.allclose(table[table["model"] == "Y"]["top_sq"], ladder.s2("Y")[:, 0])
+    # DESIGN fact 6: about 4000 pooled bulk values at d = 250, beta = 1 lie at 0.043 (sqrt(d)(A - u))
+    # and 0.012 (Y_f_lin) in Kolmogorov distance from the exact limit law
+    law = dict(zip(pooled["model"], pooled["ks_law"]))
+    assert 0.03 < law["sqrt_d_A_perp"] < 0.06 and law["Y_f_lin"] < 0.02
+
+
+def test_no_limit_law_at_beta_zero():
+    assert np.isnan(ks_to_limit_law(np.ones(10), 0.0))
 
 
 def test_damaged_entry_is_the_only_one_recomputed(cache):
