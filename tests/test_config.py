@@ -3,6 +3,7 @@ the value and the valid range."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -13,9 +14,10 @@ from attnspec.config import PARAMETERS, Config, Parameter, check_memory, trial_m
 
 def test_defaults_are_valid_and_typed():
     cfg = Config()
-    for name, p in PARAMETERS.items():
-        assert getattr(cfg, name) == p.default
-        assert PARAMETERS[name].check(p.default) == p.default
+    for field in dataclasses.fields(Config):
+        p = PARAMETERS[field.name]  # every Config field is a declared parameter
+        assert getattr(cfg, field.name) == p.default
+        assert p.check(p.default) == p.default
     assert cfg.hist_range == (cfg.hist_min, cfg.hist_max)
 
 
@@ -146,4 +148,5 @@ def test_validate():
 def test_every_parameter_has_help_and_valid_default():
     for name, p in PARAMETERS.items():
         assert p.name == name and p.help
-        assert p.parse(str(p.default)) == p.default
+        text = ",".join(map(str, p.default)) if p.kind is list else str(p.default)
+        assert p.parse(text) == p.default
