@@ -1,0 +1,279 @@
+"""The canonical diagonal score model of paper 004 (attnspec.canonical), against dense computation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from attnspec import canonical as C
+from attnspec.attention import row_softmax
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20260)
+
+
+def dense_sv(M):
+    return np.linalg.svd(M, compute_uv=False)
+
+
+def causal_softmax(s):
+    ell = s.size
+    mask = np.triu(np.full((ell, ell), -np.inf), 1)
+    return row_softmax(np.diag(s) + mask)
+
+
+# --- scores -------------------------------------------------------------------------------------
+
+
+def test_spike_bulk_scores(rng):
+    ell, k = 64, 3
+    s = C.spike_bulk_scores(ell, k, f=math.log)
+    assert np.allclose(np.exp(s[:k]), ell * math.log(ell))
+    assert np.all(s[k:] == 0)
+    s = C.spike_bulk_scores(ell, k, f=5.0, bulk_max=1.5, rng=rng)
+    assert np.allclose(np.exp(s[:k]), 5 * ell)
+    assert np.all((0 <= s[k:]) & (s[k:] <= 1.5)) and np.all(np.diff(s) <= 0)
+    assert np.array_equal(C.score_matrix(s), np.diag(s))
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(ell=1, k=0), "ell"),
+        (dict(ell=8, k=9), "k"),
+        (dict(ell=8, k=2, f=0.0), "f"),
+        (dict(ell=8, k=2, bulk_max=-1.0), "bulk_max"),
+        (dict(ell=8, k=2, f=1.0, bulk_max=3.0), "bulk_max"),  # no gap: e^B > ell f
+        (dict(ell=8, k=2, bulk_max=1.0), "rng"),
+    ],
+)
+def test_bad_input_names_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        C.spike_bulk_scores(**kwargs)
+
+
+def test_bad_scores():
+    with pytest.raises(ValueError, match="s must be"):
+        C.bidirectional_parts([1.0])
+    with pytest.raises(ValueError, match="s must be"):
+        C.causal_parts([0.0, np.nan])
+
+
+# --- bidirectional ------------------------------------------------------------------------------
+
+
+def test_softmax_is_diagonal_plus_rank_one(rng):
+    s = 3 * rng.standard_normal(40)
+    d, z = C.bidirectional_parts(s)
+    A = row_softmax(np.diag(s))
+    assert np.allclose(C.bidirectional_attention(s), A, rtol=0, atol=1e-15)
+    assert np.allclose(np.diag(d) + np.outer(z, np.ones(s.size)), A, rtol=0, atol=1e-15)
+    assert np.allclose(A.sum(axis=1), 1, rtol=0, atol=1e-14)
+    Z = np.exp(s) + s.size - 1
+    # both forms of d: (e^s - 1)/Z (design notes) and 1 - ell z (paper)
+    assert np.allclose(d, (np.exp(s) - 1) / Z, rtol=0, atol=1e-15)
+    assert np.allclose(d, 1 - s.size * z, rtol=0, atol=1e-14)
+
+
+def test_large_scores_do_not_overflow():
+    d, z = C.bidirectional_parts(np.array([800.0, 0.0, 0.0]))
+    assert np.all(np.isfinite(d)) and d[0] == pytest.approx(1.0)
+
+
+def test_eigenvalues_real_one_and_interlacing(rng):
+    s = 3 * rng.standard_normal(60)
+    ev = np.linalg.eigvals(C.bidirectional_attention(s))
+    assert np.max(np.abs(ev.imag)) < 1e-12
+    ev_sym = np.linalg.eigvalsh(C.symmetrized(s))[::-1]
+    lam = C.bidirectional_eigenvalues(s)
+    assert np.allclose(np.sort(ev.real)[::-1], ev_sym, rtol=0, atol=1e-12)
+    assert np.allclose(lam, ev_sym, rtol=0, atol=1e-12)
+    assert lam[0] == pytest.approx(1.0, abs=1e-13)
+    lower, upper = C.interlacing_bounds(s)
+    assert np.all(lower - 1e-13 <= lam) and np.all(lam <= upper + 1e-13)
+    # (ell A_ii - 1)/(ell - 1) with the diagonal in descending order
+    ell, diag = s.size, np.sort(np.diag(C.bidirectional_attention(s)))[::-1]
+    assert np.allclose(lower[1:], (ell * diag[1:] - 1) / (ell - 1), rtol=0, atol=1e-15)
+
+
+def test_grouped_spectra_match_dense_with_ties(rng):
+    s = np.round(2 * rng.standard_normal(80))  # a handful of distinct scores
+    A = C.bidirectional_attention(s)
+    assert np.allclose(C.bidirectional_singular_values(s), dense_sv(A), rtol=0, atol=1e-12)
+    assert np.allclose(C.bidirectional_eigenvalues(s), np.sort(np.linalg.eigvals(A).real)[::-1], atol=1e-12)
+
+
+def test_eigenvalue_range_depends_on_sign(rng):
+    ell = 50
+    lam = C.bidirectional_eigenvalues(rng.uniform(0, 5, ell))
+    assert lam.min() >= -1e-14 and lam.max() <= 1 + 1e-14
+    lam = C.bidirectional_eigenvalues(np.concatenate([[3.0], np.full(ell - 1, -2.0)]))
+    assert -1 / (ell - 1) < lam.min() < 0
+
+
+def test_profile_error_decreases_with_f():
+    ell, k = 1024, 4
+    err_log = C.profile_error(C.spike_bulk_scores(ell, k, f=math.log), k)
+    err_lin = C.profile_error(C.spike_bulk_scores(ell, k, f=lambda l: l), k)
+    assert 0.05 < err_log < 0.2
+    assert err_lin < 1.5 / ell < err_log
+
+
+def test_profile_endpoints_and_alpha():
+    assert np.array_equal(C.bidirectional_profile(5, 0), [1, 0, 0, 0, 0])
+    assert np.array_equal(C.bidirectional_profile(5, 5), np.ones(5))
+    c = np.linspace(0, 1, 11)
+    # alpha_+^2, alpha_-^2: eigenvalues of [[1, sqrt(c(1-c))], [sqrt(c(1-c)), 1 - c]]
+    assert np.allclose(C.alpha_plus(c) ** 2 + C.alpha_minus(c) ** 2, 2 - c)
+    assert np.allclose((C.alpha_plus(c) * C.alpha_minus(c)) ** 2, (1 - c) ** 2)
+
+
+def test_limit_matrix_has_the_profile():
+    ell, k = 40, 6  # spikes at infinity: rows e_i; bulk rows 1^T / ell
+    A = np.vstack([np.eye(ell)[:k], np.full((ell - k, ell), 1 / ell)])
+    assert np.allclose(dense_sv(A), C.bidirectional_profile(ell, k), atol=1e-12)
+
+
+def test_middle_values_exact():
+    ell, k, f = 300, 7, 3.0
+    sigma = C.bidirectional_singular_values(C.spike_bulk_scores(ell, k, f=f))
+    middle = C.middle_singular_value(ell, f)
+    assert middle == pytest.approx((ell * f - 1) / (ell * f + ell - 1))
+    assert np.allclose(sigma[1:k], middle, rtol=1e-14)
+    assert np.allclose(sigma[k + 1 :], 0, atol=1e-14)
+
+
+def test_stable_rank_limit():
+    ell = 512
+    for k in (1, 16, 128):
+        profile = C.bidirectional_profile(ell, k)
+        assert C.stable_rank_limit(k, ell) == pytest.approx(C.stable_rank(profile), rel=1e-12)
+        s = C.spike_bulk_scores(ell, k, f=lambda l: l)
+        sigma = C.bidirectional_singular_values(s)
+        assert C.stable_rank(sigma) == pytest.approx(C.stable_rank_limit(k, ell), rel=1e-2)
+        assert C.bidirectional_frobenius_sq(s) == pytest.approx(np.sum(sigma**2), rel=1e-12)
+    # k + 1 only when k / ell -> 0
+    assert abs(C.stable_rank_limit(128, ell) - 129) > 20
+    assert C.stable_rank_limit(2, 10**8) == pytest.approx(3, rel=1e-3)
+
+
+def test_sigma_zero_bidirectional():
+    A = C.bidirectional_attention(np.zeros(30))
+    assert np.allclose(A, 1 / 30, rtol=0, atol=1e-16)
+    assert C.bidirectional_frobenius_sq(np.zeros(30)) == pytest.approx(1.0)
+
+
+# --- ranks --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("erank", [C.erank1, C.erank2, C.stable_rank])
+def test_ranks_of_simple_matrices(erank, rng):
+    n = 7
+    assert erank(dense_sv(np.eye(n))) == pytest.approx(n)
+    assert erank(dense_sv(np.outer(rng.standard_normal(n), rng.standard_normal(n)))) == pytest.approx(1, abs=1e-9)
+
+
+def test_rank_order_and_bidirectional_limit():
+    sigma = C.prefix_average_singular_values(256)
+    assert C.stable_rank(sigma) <= C.erank2(sigma) <= sigma.size
+    ell, k = 10**6, 5
+    assert C.erank2(C.bidirectional_profile(ell, k)) == pytest.approx(k + 1, rel=1e-2)
+    s = C.spike_bulk_scores(1024, k, f=lambda l: l)
+    assert C.erank1(C.bidirectional_singular_values(s)) == pytest.approx(k + 1, rel=1e-2)
+
+
+# --- causal -------------------------------------------------------------------------------------
+
+
+def test_causal_matrix_eigenvalues_gram(rng):
+    s = 3 * rng.standard_normal(70)
+    A = C.causal_attention(s)
+    assert np.allclose(A, causal_softmax(s), rtol=0, atol=1e-15)
+    assert np.allclose(A.sum(axis=1), 1) and np.all(np.triu(A, 1) == 0)
+    i = np.arange(1, s.size + 1)
+    assert np.allclose(np.diag(A), np.exp(s) / (np.exp(s) + i - 1))
+    ev = np.linalg.eigvals(A)
+    assert np.allclose(np.sort(ev.real)[::-1], C.causal_eigenvalues(s), atol=1e-12)
+    assert np.allclose(C.causal_gram(s), A @ A.T, rtol=0, atol=1e-15)
+    assert np.allclose(C.causal_singular_values(s), dense_sv(A), rtol=0, atol=1e-10)
+    assert C.causal_frobenius_sq(s) == pytest.approx(np.sum(A**2), rel=1e-13)
+    assert C.causal_operator_norm(s) == pytest.approx(np.linalg.norm(A, 2), rel=1e-12)
+
+
+def test_causal_sigma_zero():
+    ell = 512
+    A = C.causal_attention(np.zeros(ell))
+    assert np.allclose(A, np.tril(np.ones((ell, ell))) / np.arange(1, ell + 1)[:, None])
+    H = C.harmonic_number(ell)
+    assert C.causal_frobenius_sq(np.zeros(ell)) == pytest.approx(H, rel=1e-14)
+    sigma = C.prefix_average_singular_values(ell)
+    assert np.allclose(sigma, dense_sv(A), rtol=1e-10, atol=0)
+    assert np.sum(sigma**2) == pytest.approx(H, rel=1e-10)
+
+
+@pytest.mark.parametrize("ell, norm", [(256, 1.686), (1024, 1.749), (4096, 1.795)])
+def test_causal_sigma_zero_norm(ell, norm):
+    assert C.causal_operator_norm(np.zeros(ell)) == pytest.approx(norm, abs=5e-4)
+    assert C.prefix_average_singular_values(ell)[0] == pytest.approx(norm, abs=5e-4)
+
+
+def test_causal_stable_rank_grows_like_log():
+    ells = 2 ** np.arange(7, 14)
+    srank = [C.causal_stable_rank(np.zeros(int(ell))) for ell in ells]
+    slope, intercept = np.polyfit(np.log(ells), srank, 1)
+    assert slope == pytest.approx(0.219, abs=1e-3) and intercept == pytest.approx(0.938, abs=1e-3)
+
+
+def test_causal_lower_bound_only_for_nonnegative_scores(rng):
+    ell = 200
+    bound = C.causal_singular_lower_bound(ell)
+    for s in (np.zeros(ell), rng.uniform(0, 6, ell), np.sort(rng.uniform(0, 6, ell))[::-1]):
+        assert np.all(C.causal_singular_values(s) >= bound)
+    s = np.concatenate([[0.0], np.full(ell - 1, -20.0)])  # rows 1 and 2 almost equal
+    assert C.causal_singular_values(s)[-1] < bound[-1]
+
+
+def test_causal_norm_below_sqrt5_and_maximizer(rng):
+    ell = 32
+
+    def negative_norm(s):  # d sigma_1 / d s_i = u_i A_ii (v_i - (A v)_i)
+        A = C.causal_attention(s)
+        U, S, Vt = np.linalg.svd(A)
+        return -S[0], -U[:, 0] * np.diag(A) * (Vt[0] - A @ Vt[0])
+
+    best = C.causal_operator_norm(C.causal_norm_maximizer_scores(ell))
+    found = minimize(negative_norm, 3 * rng.standard_normal(ell), jac=True, method="L-BFGS-B", bounds=[(-50, 50)] * ell)
+    assert -found.fun <= best + 1e-6
+    assert C.causal_operator_norm(np.zeros(ell)) < best < C.CAUSAL_NORM_BOUND
+
+
+# --- appendix counterexample --------------------------------------------------------------------
+
+
+def test_counterexample():
+    ell = 128
+    A_sigma, A_s = C.counterexample_attention(ell)
+    t = 2 * math.log(ell)
+    Sigma = np.zeros((ell, ell))
+    Sigma[0, 0] = t
+    assert np.allclose(dense_sv(Sigma), dense_sv(np.full((ell, ell), t / ell)), atol=1e-9)
+    assert np.allclose(A_s, 1 / ell) and dense_sv(A_s)[1] < 1e-12
+    sigma = dense_sv(A_sigma)
+    assert np.allclose(sigma, C.bidirectional_singular_values(np.diag(Sigma)), atol=1e-12)
+    assert np.all(np.abs(sigma[:2] - 1) > 1 / (4 * math.sqrt(ell))) and sigma[2] < 1e-12
+
+
+def test_counterexample_rate():
+    # the two leading values of softmax(Sigma) approach 1 only like 1/(2 sqrt(ell))
+    gaps = []
+    for ell in (1024, 16384):
+        s = np.zeros(ell)
+        s[0] = 2 * math.log(ell)
+        sigma = C.bidirectional_singular_values(s)
+        gaps.append(2 * math.sqrt(ell) * np.abs(sigma[:2] - 1))
+    assert np.allclose(gaps[0], 1, atol=0.06) and np.allclose(gaps[1], 1, atol=0.015)
