@@ -7,7 +7,7 @@ with the same singular values (Assumption 1), and softmax is applied row-wise, w
 :math:`e^{s_i} \ge \ell f(\ell)`, a bulk with :math:`e^{s_i} \le \ell / g(\ell)`.
 
 Every spectrum below is exact up to round-off and returned in descending order. Corrections to the
-paper's statements, checked numerically (see the design notes, fact 9):
+paper's statements, checked numerically in ``tests/test_canonical.py``:
 
 - bidirectional eigenvalues lie in :math:`[0, 1]` only when all :math:`s_i \ge 0`; in general they lie
   in :math:`(-1/(\ell-1), 1]`;
@@ -296,7 +296,8 @@ def causal_gram(s) -> np.ndarray:
 def causal_singular_values(s) -> np.ndarray:
     r"""Singular values of causal attention, descending: :math:`\sqrt{\lambda_i(A A^\top)}`.
 
-    Dense symmetric eigenproblem of :func:`causal_gram` (about 2.5 s at :math:`\ell = 4096`);
+    Dense symmetric eigenproblem of :func:`causal_gram` (a few seconds at :math:`\ell = 4096` on two
+    idle cores);
     absolute error about :math:`10^{-8}` on the smallest values. For :math:`\Sigma = 0` use the
     faster :func:`prefix_average_singular_values`.
     """
@@ -304,7 +305,10 @@ def causal_singular_values(s) -> np.ndarray:
 
 
 def causal_frobenius_sq(s) -> float:
-    r""":math:`\|A\|_F^2 = \sum_i A_{ii}^2 + (i - 1) z_i^2` for causal attention; :math:`H_\ell` at :math:`\Sigma = 0`."""
+    r""":math:`\|A\|_F^2 = \sum_i A_{ii}^2 + (i - 1) z_i^2` for causal attention.
+
+    At :math:`\Sigma = 0` it is the harmonic number :math:`H_\ell` (:func:`harmonic_number`).
+    """
     d, z = causal_parts(s)
     return float(np.sum((d + z) ** 2 + np.arange(z.size) * z**2))
 
@@ -345,7 +349,7 @@ def prefix_average_singular_values(ell: int) -> np.ndarray:
     :math:`(A A^\top)^{-1} = (I - N)^\top \operatorname{diag}(1/w) (I - N)` (N the upper shift) is
     tridiagonal: diagonal :math:`1/w_j + 1/w_{j-1}`, off-diagonal :math:`-1/w_j`. The singular values
     are :math:`\mu_i^{-1/2}` for its eigenvalues :math:`\mu_i`: :math:`O(\ell^2)`, relative error
-    below :math:`10^{-10}` against a dense SVD, a fraction of a second at :math:`\ell = 8192`.
+    below :math:`10^{-10}` against a dense SVD, about a second at :math:`\ell = 8192`.
     """
     ell = _check_ell(ell)
     z = 1.0 / np.arange(1, ell + 1)
@@ -381,7 +385,7 @@ def causal_singular_lower_bound(ell: int) -> np.ndarray:
 
 
 def harmonic_number(ell: int) -> float:
-    r""":math:`H_\ell = \sum_{i=1}^\ell 1/i`, the exact :math:`\|A\|_F^2` of causal attention at :math:`\Sigma = 0`."""
+    r""":math:`H_\ell = \sum_{i=1}^\ell 1/i`: :math:`\|A\|_F^2` of causal attention at :math:`\Sigma = 0`."""
     return float(np.sum(1.0 / np.arange(1, _check_ell(ell) + 1)))
 
 
@@ -440,7 +444,10 @@ def middle_singular_value(ell: int, f: Callable[[float], float] | float) -> floa
 
 
 def profile_error(s, k: int) -> float:
-    r""":math:`\max_i |\sigma_i(A) - \text{profile}_i|` of bidirectional attention against :func:`bidirectional_profile`."""
+    r"""Uniform error :math:`\max_i |\sigma_i(A) - p_i|` of bidirectional attention.
+
+    :math:`p` is :func:`bidirectional_profile` with k spikes; ``s`` are the scores.
+    """
     sigma = bidirectional_singular_values(s)
     return float(np.max(np.abs(sigma - bidirectional_profile(sigma.size, k))))
 

@@ -57,6 +57,21 @@ def test_bad_input_names_the_parameter(kwargs, name):
         C.spike_bulk_scores(**kwargs)
 
 
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: C.bidirectional_profile(10, 11), "k"),
+        (lambda: C.stable_rank_limit(-1, 10), "k"),
+        (lambda: C.prefix_average_singular_values(1), "ell"),
+        (lambda: C.middle_singular_value(10, -1.0), "f"),
+        (lambda: C.causal_norm_maximizer_scores(10, depth=0.0), "depth"),
+    ],
+)
+def test_bad_input_of_closed_forms(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
 def test_bad_scores():
     with pytest.raises(ValueError, match="s must be"):
         C.bidirectional_parts([1.0])
@@ -247,7 +262,8 @@ def test_causal_norm_below_sqrt5_and_maximizer(rng):
         return -S[0], -U[:, 0] * np.diag(A) * (Vt[0] - A @ Vt[0])
 
     best = C.causal_operator_norm(C.causal_norm_maximizer_scores(ell))
-    found = minimize(negative_norm, 3 * rng.standard_normal(ell), jac=True, method="L-BFGS-B", bounds=[(-50, 50)] * ell)
+    start = 3 * rng.standard_normal(ell)
+    found = minimize(negative_norm, start, jac=True, method="L-BFGS-B", bounds=[(-50, 50)] * ell)
     assert -found.fun <= best + 1e-6
     assert C.causal_operator_norm(np.zeros(ell)) < best < C.CAUSAL_NORM_BOUND
 
