@@ -9,12 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 
-def draw_weights(d: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    r"""Draw W_Q, W_K (d x d_qk, d_qk = d) and the independent W (d x d), entries i.i.d. N(0, 1)."""
-    Wq = rng.standard_normal((d, d))
-    Wk = rng.standard_normal((d, d))
-    W = rng.standard_normal((d, d))
-    return Wq, Wk, W
+def draw_scores(d: int, rng: np.random.Generator) -> np.ndarray:
+    r"""Draw :math:`W_Q, W_K` (d x d_qk, d_qk = d, entries i.i.d. N(0, 1)) and return S.
+
+    These are the first two draws of a trial's generator; the independent W of the linear models
+    is the third (see :func:`attnspec.experiment.compute_trial`).
+    """
+    return score_matrix(rng.standard_normal((d, d)), rng.standard_normal((d, d)))
 
 
 def score_matrix(Wq: np.ndarray, Wk: np.ndarray) -> np.ndarray:

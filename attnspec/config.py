@@ -103,6 +103,8 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("hist_bins", int, 120, "bins of the bulk histograms", low=1, high=100000),
         Parameter("hist_min", float, 0.0, "left end of the bulk histogram range", low=0.0),
         Parameter("hist_max", float, 8.0, "right end of the bulk histogram range", low=0.0, low_open=True),
+        Parameter("d_values", list, [250, 500, 1000], "matrix sizes compared across d", low=2, high=20000, item=int),
+        Parameter("betas", list, [0.5, 1.0, 1.5, 2.0], "inverse temperatures compared across beta", low=0.0, high=25.0, item=float),
         Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
     ]
 }

@@ -15,7 +15,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import cache
-from .attention import draw_weights, score_matrix
+from .attention import draw_scores, row_normalizers
 from .config import Config
 from .ladder import LADDER, MODEL_NAMES, REFERENCE, TrialInputs
 from .nonlinearity import poly_degree, theta_f, theta_q, theta_q_monte_carlo
@@ -31,9 +31,9 @@ def trial_rng(seed: int, k: int) -> np.random.Generator:
 
 def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict[str, np.ndarray]:
     """Squared singular values (descending) of every rung, and D_i, for trial k."""
-    Wq, Wk, W = draw_weights(d, trial_rng(seed, k))
-    S = score_matrix(Wq, Wk)
-    del Wq, Wk
+    rng = trial_rng(seed, k)
+    S = draw_scores(d, rng)
+    W = rng.standard_normal((d, d))
     n = poly_degree(d, c_poly)
     x = TrialInputs(S, W, beta, n, theta_f(beta), theta_q(beta, n))
     out = {"D": x.D}
@@ -49,6 +49,12 @@ def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict
         out[model.name] = squared_singular_values_of_gram(G)
         previous = model.name
     return out
+
+
+def normalizers(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
+    r"""D_i of trials 0..trials-1 pooled, without the ladder: the same S as :func:`compute_trial`'s."""
+    return np.concatenate([row_normalizers(beta * draw_scores(d, trial_rng(seed, k)), beta)[1]
+                           for k in range(trials)])
 
 
 def trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict[str, np.ndarray]:
