@@ -151,13 +151,14 @@ def _environ(values: dict[str, str]) -> Iterator[None]:
                 os.environ[name] = value
 
 
-def local_cluster(n_workers: int) -> LocalCluster:
-    """A started cluster of ``n_workers`` single-threaded processes with :func:`blas_threads` each.
+def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
+    """A started cluster of ``n_workers`` single-threaded processes, each with ``blas`` BLAS threads.
 
-    The BLAS variables are in the environment while the worker processes are spawned, that is
-    before they import NumPy, which is when OpenBLAS, MKL and OpenMP read them.
+    ``blas`` defaults to :func:`blas_threads`. The BLAS variables are in the environment while the
+    worker processes are spawned, that is before they import NumPy, which is when OpenBLAS, MKL
+    and OpenMP read them.
     """
-    threads = str(blas_threads(n_workers))
+    threads = str(blas or blas_threads(n_workers))
     with _environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
         return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                             dashboard_address=None, silence_logs=logging.ERROR)
