@@ -79,7 +79,7 @@ DISTANCES = {
 _MODEL = ("model", f"U{max(map(len, MODEL_NAMES))}")
 #: Columns of :attr:`SweepResult.table` other than the distances.
 TRIAL_COLUMNS = [("d", "i8"), ("beta", "f8"), ("trial", "i8"), _MODEL]
-#: Per-trial diagnostics: largest squared singular value of the rung, s_1(A) and std(D_i).
+#: Per-trial diagnostics, the rung's largest squared singular value, :math:`s_1(A)` and :math:`\operatorname{std}(D_i)`.
 DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
 #: Columns of :attr:`SweepResult.pooled` other than the distances.
 POOLED_COLUMNS = [("d", "i8"), ("beta", "f8"), _MODEL, ("trials", "i8")]
@@ -125,15 +125,22 @@ def check_workers(n_workers: int | None, scheduler: str | None) -> None:
         raise ValueError("workers applies to the embedded cluster only, not with an existing scheduler")
 
 
+def cores() -> int:
+    """Cores this process may run on (its CPU affinity where the system reports it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def default_workers(d_max: int) -> int:
     """One worker per core, fewer if that many trials of size ``d_max`` would not fit in memory."""
     fit = available_memory_bytes() // trial_memory_bytes(d_max)
-    return int(max(1, min(os.cpu_count() or 1, fit)))
+    return int(max(1, min(cores(), fit)))
 
 
 def blas_threads(n_workers: int) -> int:
     r"""BLAS threads per worker so that :math:`\text{workers} \times \text{threads} \le \text{cores}`."""
-    return max(1, (os.cpu_count() or 1) // n_workers)
+    return max(1, cores() // n_workers)
 
 
 @contextmanager
@@ -192,7 +199,7 @@ def compute_trials(tasks: list[tuple[Config, int]], client: Client,
     Larger matrices get higher priority (longest task first balances the workers best). Each
     finished trial is already in the disk cache when it is reported here.
     """
-    folder = str(cache.cache_dir())
+    folder = str(cache.cache_dir().absolute())
     futures = {client.submit(_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k,
                              priority=cfg.d): i for i, (cfg, k) in enumerate(tasks)}
     out: list = [None] * len(tasks)

@@ -25,11 +25,11 @@ import time
 
 from attnspec import cache
 from attnspec.experiment import run_ladder
-from attnspec.sweep import compute_trials, local_cluster, make_grid
+from attnspec.sweep import compute_trials, cores, local_cluster, make_grid
 
 GRID = make_grid([1000], [0.5, 1.0], 4)
 TASKS = [(cfg, k) for cfg in GRID for k in range(cfg.trials)]
-CORES = os.cpu_count() or 1
+CORES = cores()
 
 
 def fresh_cache() -> tempfile.TemporaryDirectory:

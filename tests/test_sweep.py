@@ -135,7 +135,7 @@ def test_workers_get_one_blas_thread_each():
     before = os.environ.get("OPENBLAS_NUM_THREADS")
     with local_cluster(2) as cluster, cluster.get_client() as client:
         threads = client.run(openblas_threads)
-    expected = max(1, os.cpu_count() // 2)
+    expected = max(1, sweep.cores() // 2)
     assert sweep.blas_threads(2) == expected
     assert len(threads) == 2 and all(n and set(n) == {expected} for n in threads.values())
     assert os.environ.get("OPENBLAS_NUM_THREADS") == before
