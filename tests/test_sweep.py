@@ -28,13 +28,6 @@ SLOW_ARGS = ["--d", "160,200", "--beta", "0.5,1", "--trials", "10", "--workers",
 SLOW_TASKS = 40
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("ATTNSPEC_CACHE", str(folder))
-    return folder
-
-
 def cli(*argv: str) -> int:
     return main(["sweep", *argv])
 
@@ -58,18 +51,18 @@ def same_as_csv(table: np.ndarray, rows: list[dict[str, str]]) -> bool:
     return [tuple(map(str, r)) for r in table.tolist()] == [tuple(r.values()) for r in rows]
 
 
-def test_trial_entry_is_the_file_trial_writes(cache):
+def test_trial_entry_is_the_file_trial_writes(cache_dir):
     cfg = make_grid([64], [0.5], 2)[0]
     assert cached_trial(cfg, 1) is None
     trial(64, 0.5, cfg.c_poly, cfg.seed, 1)
-    assert trial_entry(cfg, 1).parent == cache and trial_entry(cfg, 1).exists()
+    assert trial_entry(cfg, 1).parent == cache_dir and trial_entry(cfg, 1).exists()
     assert cached_trial(cfg, 1) is not None
 
 
-def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache, tmp_path, monkeypatch):
+def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_path, monkeypatch):
     result = run_sweep(**GRID, n_workers=2)
     assert result.computed == 8 and len(result.table) == 8 * 7 and len(result.pooled) == 4 * 7
-    stored = entries(cache)
+    stored = entries(cache_dir)
     assert len(stored) == 8
 
     def no_cluster(*args, **kwargs):
@@ -78,7 +71,7 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache, tmp_path, 
     monkeypatch.setattr(sweep, "LocalCluster", no_cluster)
     monkeypatch.setattr(sweep, "Client", no_cluster)
     again = run_sweep(**GRID)
-    assert again.computed == 0 and entries(cache) == stored
+    assert again.computed == 0 and entries(cache_dir) == stored
     assert np.array_equal(again.table, result.table) and np.array_equal(again.pooled, result.pooled)
 
     monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path / "serial"))
@@ -91,7 +84,7 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache, tmp_path, 
             == list(ref.distances("ks").values())
 
 
-def test_tables(cache):
+def test_tables(cache_dir):
     result = run_sweep([250], [1.0], 16, n_workers=2)
     table, pooled, ladder = result.table, result.pooled, result.ladders[0]
     assert set(table.dtype.names) >= {"d", "beta", "trial", "model", "ks", "w1", "ks_law", "top_sq", "s1_A", "D_std"}
@@ -110,14 +103,14 @@ def test_no_limit_law_at_beta_zero():
     assert np.isnan(ks_to_limit_law(np.ones(10), 0.0))
 
 
-def test_damaged_entry_is_the_only_one_recomputed(cache):
+def test_damaged_entry_is_the_only_one_recomputed(cache_dir):
     run_sweep([64], [0.5], 3, n_workers=1)
-    before = entries(cache)
+    before = entries(cache_dir)
     damaged = trial_entry(make_grid([64], [0.5], 3)[0], 1)
     damaged.write_bytes(damaged.read_bytes()[:100])
     again = run_sweep([64], [0.5], 3, n_workers=1)
     assert again.computed == 1
-    after = entries(cache)
+    after = entries(cache_dir)
     assert {name for name in before if after[name] != before[name]} == {damaged.name}
 
 
@@ -156,13 +149,13 @@ def test_workers_get_one_blas_thread_each():
     (["--out", "missing/out.csv"], "folder"),
     (["--out", "."], "is a folder"),
 ])
-def test_invalid_input(argv, message, cache, tmp_path, monkeypatch, capsys):
+def test_invalid_input(argv, message, cache_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     args = ["--d", "64", "--beta", "1", "--trials", "1", "--out", "out.csv", *argv]
     assert cli(*args) == 2
     err = capsys.readouterr().err
     assert err.startswith("attnspec sweep: error: ") and message in err and err.count("\n") == 1
-    assert not (tmp_path / "out.csv").exists() and not list(cache.glob("*.npz"))
+    assert not (tmp_path / "out.csv").exists() and not list(cache_dir.glob("*.npz"))
 
 
 def test_empty_grid_is_refused():
@@ -170,7 +163,7 @@ def test_empty_grid_is_refused():
         run_sweep([64], [], 1)
 
 
-def test_cli_with_an_existing_scheduler(cache, tmp_path, capsys):
+def test_cli_with_an_existing_scheduler(cache_dir, tmp_path, capsys):
     out = tmp_path / "sweep.csv"
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         assert cli("--d", "64", "--beta", "0.5,1", "--trials", "2", "--out", str(out),
@@ -183,28 +176,28 @@ def test_cli_with_an_existing_scheduler(cache, tmp_path, capsys):
     assert f"{result.pooled['ks'][2]:8.4f}" in captured.out.splitlines()[4]
 
 
-def start_slow_sweep(cache: Path, out: Path) -> subprocess.Popen:
+def start_slow_sweep(cache_dir: Path, out: Path) -> subprocess.Popen:
     """Start the slow grid in a subprocess; return once its first trial is in the cache."""
     proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "sweep", *SLOW_ARGS, "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not list(cache.glob("*.npz")):
+    while not list(cache_dir.glob("*.npz")):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.005)
     return proc
 
 
-def test_killed_sweep_recomputes_only_what_is_missing(cache, tmp_path, monkeypatch):
+def test_killed_sweep_recomputes_only_what_is_missing(cache_dir, tmp_path, monkeypatch):
     out = tmp_path / "sweep.csv"
-    proc = start_slow_sweep(cache, out)
+    proc = start_slow_sweep(cache_dir, out)
     proc.kill()
     proc.communicate()
     time.sleep(0.5)  # the orphaned workers notice their parent is gone
-    before = entries(cache)
+    before = entries(cache_dir)
     assert 0 < len(before) < SLOW_TASKS and not out.exists()
 
     assert cli(*SLOW_ARGS, "--out", str(out)) == 0
-    after = entries(cache)
+    after = entries(cache_dir)
     assert len(after) == SLOW_TASKS and all(after[name] == before[name] for name in before)
 
     resumed = run_sweep(**SLOW)
@@ -216,15 +209,15 @@ def test_killed_sweep_recomputes_only_what_is_missing(cache, tmp_path, monkeypat
     assert np.array_equal(resumed.pooled, uninterrupted.pooled)
 
 
-def test_interrupted_sweep_keeps_finished_trials_and_writes_nothing(cache, tmp_path):
+def test_interrupted_sweep_keeps_finished_trials_and_writes_nothing(cache_dir, tmp_path):
     out = tmp_path / "sweep.csv"
-    proc = start_slow_sweep(cache, out)
+    proc = start_slow_sweep(cache_dir, out)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert "interrupted; finished trials are kept in the cache" in err
     assert not out.exists() and not list(tmp_path.glob(".sweep.csv*"))
-    assert 0 < len(entries(cache)) < SLOW_TASKS
+    assert 0 < len(entries(cache_dir)) < SLOW_TASKS
 
 
 def test_to_csv_round_trips_exactly(tmp_path):
