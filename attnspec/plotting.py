@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")  # headless; notebooks display figures through myst_nb.glue
-
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -123,3 +119,100 @@ def curves(x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, logy: bool = 
     fig.tight_layout()
     return fig
 
+
+
+def scores_and_entries(S: np.ndarray, A: np.ndarray, beta: float, sample: int = 20000) -> plt.Figure:
+    r"""Left: histogram of the scores against N(0, 1). Right: :math:`d A_{ij}` against
+    :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic normalizer)."""
+    d = S.shape[0]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.hist(S.ravel(), bins=120, density=True, alpha=0.75, label=r"$S_{ij}$")
+    xs = np.linspace(-5, 5, 400)
+    left.plot(xs, np.exp(-xs**2 / 2) / np.sqrt(2 * np.pi), "k--", label=r"$\mathcal{N}(0, 1)$")
+    left.set_xlabel("score")
+    left.set_ylabel("density")
+    left.legend()
+    idx = np.linspace(0, S.size - 1, min(sample, S.size)).astype(int)
+    pred = np.exp(beta * S.ravel()[idx] - beta**2 / 2)
+    right.plot(pred, d * A.ravel()[idx], ".", markersize=2, alpha=0.4)
+    right.plot([pred.min(), pred.max()], [pred.min(), pred.max()], "k--", linewidth=1, label="equality")
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel(r"$e^{\beta S_{ij} - \beta^2/2}$")
+    right.set_ylabel(r"$d\,A_{ij}$")
+    right.legend()
+    fig.tight_layout()
+    return fig
+
+
+def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tuple[float, float],
+                       laws: dict[str, object], edges: dict[str, float] | None = None,
+                       cols: int = 4) -> plt.Figure:
+    """One panel per model: its bulk histogram with limit-law densities over it.
+
+    ``laws`` maps a legend label to a density callable (the first is drawn solid black, the next
+    ones dashed/dotted); ``edges`` maps a label to a value marked by a vertical dotted line.
+    """
+    names = list(bulks)
+    rows = -(-len(names) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.9 * rows), sharex=True, sharey=True,
+                             squeeze=False)
+    hist_edges = np.linspace(*value_range, bins + 1)
+    xs = np.linspace(*value_range, 801)
+    xs = xs[xs > 0]
+    styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
+    curves_ = {}
+    for label, density in laws.items():
+        ys = np.asarray(density(xs), dtype=float)
+        curves_[label] = np.where(np.isfinite(ys), ys, np.nan)
+    top = 0.0
+    for ax, name in zip(axes.flat, names):
+        heights, _, _ = ax.hist(bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk")
+        top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
+        for (label, ys), (color, style) in zip(curves_.items(), styles):
+            ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.1, label=label)
+        for label, x in (edges or {}).items():
+            ax.axvline(x, color="0.3", linestyle=":", linewidth=0.9)
+        ax.set_title(name, fontsize=10)
+    axes.flat[0].legend(fontsize=7, loc="upper right")
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    for ax in axes.flat:
+        ax.set_ylim(0, 1.25 * top if top > 0 else None)
+    for ax in axes[-1]:
+        ax.set_xlabel(r"$s^2$")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("density")
+    fig.tight_layout()
+    return fig
+
+
+def per_trial_points(values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str) -> plt.Figure:
+    """One column of points per model (one point per trial, spread sideways) with horizontal lines."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
+    for (label, y), (color, style) in zip(lines.items(), styles):
+        ax.axhline(y, color=color, linestyle=style, linewidth=1.1, label=label)
+    for i, (name, v) in enumerate(values.items()):
+        v = np.asarray(v, dtype=float)
+        offsets = np.linspace(-0.22, 0.22, v.size) if v.size > 1 else np.zeros(1)
+        ax.plot(i + offsets, v, "o", markersize=4, alpha=0.8, color=f"C{i % 10}")
+    ax.set_xticks(range(len(values)), list(values), rotation=20, fontsize=9)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def cdf_differences(x: np.ndarray, diffs: dict[str, np.ndarray], xlabel: str, ylabel: str,
+                    dashed: tuple[str, ...] = ()) -> plt.Figure:
+    """Curves F_n(x) - F(x) of several samples against a law, with the zero line."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    ax.axhline(0.0, color="0.4", linewidth=0.8)
+    for name, y in diffs.items():
+        ax.plot(x, y, linewidth=1.2, linestyle="--" if name in dashed else "-", label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    return fig
