@@ -1,5 +1,5 @@
 """Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)``."""
 
-from . import ladder, law, sweep
+from . import chapters, ladder, law, run, sweep
 
-COMMANDS = [ladder, sweep, law]
+COMMANDS = [ladder, chapters, run, sweep, law]
