@@ -129,7 +129,7 @@ def layer(index: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     heads = cfg["num_attention_heads"]
     p = f"encoder.layer.{index}."
     q, k, v = (
-        _split(_linear(x, p + f"attention.self.{name}"), heads) for name in ("query", "key", "value")
+        _split(_linear(x, f"{p}attention.self.{name}"), heads) for name in ("query", "key", "value")
     )
     scores = q @ k.transpose(0, 2, 1) * (1.0 / math.sqrt(q.shape[-1]))
     attention = attention_softmax(scores, causal=False)

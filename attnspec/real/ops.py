@@ -42,7 +42,12 @@ def rms_norm(x: np.ndarray, weight: np.ndarray, eps: float) -> np.ndarray:
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    r"""Exact GELU, :math:`\operatorname{GELU}(x) = \tfrac{x}{2}\,(1 + \operatorname{erf}(x/\sqrt 2))`."""
+    r"""Exact GELU (erf form).
+
+    .. math::
+
+        \operatorname{GELU}(x) = \frac{x}{2}\Big(1 + \operatorname{erf}\big(x/\sqrt 2\big)\Big).
+    """
     return 0.5 * x * (1.0 + erf(x * (1.0 / math.sqrt(2.0))))
 
 
