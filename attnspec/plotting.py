@@ -147,11 +147,12 @@ def scores_and_entries(S: np.ndarray, A: np.ndarray, beta: float, sample: int = 
 
 def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tuple[float, float],
                        laws: dict[str, object], edges: dict[str, float] | None = None,
-                       cols: int = 4) -> plt.Figure:
+                       cols: int = 4, logy: bool = False) -> plt.Figure:
     """One panel per model: its bulk histogram with limit-law densities over it.
 
     ``laws`` maps a legend label to a density callable (the first is drawn solid black, the next
-    ones dashed/dotted); ``edges`` maps a label to a value marked by a vertical dotted line.
+    ones dashed/dotted); ``edges`` maps a label to a value marked by a vertical dotted line. With
+    ``logy`` the density axis is logarithmic, down to the height of a single value in one bin.
     """
     names = list(bulks)
     rows = -(-len(names) // cols)
@@ -165,8 +166,9 @@ def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tup
     for label, density in laws.items():
         ys = np.asarray(density(xs), dtype=float)
         curves_[label] = np.where(np.isfinite(ys), ys, np.nan)
-    top = 0.0
+    top, floor = 0.0, np.inf
     for ax, name in zip(axes.flat, names):
+        floor = min(floor, 0.5 / (max(bulks[name].size, 1) * (hist_edges[1] - hist_edges[0])))
         heights, _, _ = ax.hist(bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk")
         top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
         for (label, ys), (color, style) in zip(curves_.items(), styles):
@@ -178,7 +180,11 @@ def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tup
     for ax in axes.flat[len(names):]:
         ax.set_visible(False)
     for ax in axes.flat:
-        ax.set_ylim(0, 1.25 * top if top > 0 else None)
+        if logy:
+            ax.set_yscale("log")
+            ax.set_ylim(floor, 3.0 * top if top > 0 else None)
+        else:
+            ax.set_ylim(0, 1.25 * top if top > 0 else None)
     for ax in axes[-1]:
         ax.set_xlabel(r"$s^2$")
     for ax in axes[:, 0]:
