@@ -13,10 +13,11 @@ Layer :math:`l` maps the residual stream :math:`X \in \mathbb{R}^{n \times 576}`
     S^{(h)} = \frac{R(U W_Q^{(h)})\, R(U W_K^{(g(h))})^\top}{\sqrt{d_h}}, \quad
     A^{(h)} = \operatorname{softmax}_{\text{causal}}(S^{(h)}), \quad g(h) = \lfloor h/3 \rfloor,
 
-    Y = X + [A^{(1)} U W_V^{(g(1))}, \dots, A^{(9)} U W_V^{(g(9))}]\, W_O, \qquad
+    Y = X + [A^{(0)} U W_V^{(g(0))}, \dots, A^{(8)} U W_V^{(g(8))}]\, W_O, \qquad
     X' = Y + \big(\operatorname{SiLU}(V W_{\text{gate}}) \odot V W_{\text{up}}\big)
     W_{\text{down}}, \quad V = \operatorname{RMSNorm}(Y).
 
+with query heads :math:`h = 0, \dots, 8` and key/value heads :math:`g(h) \in \{0, 1, 2\}`.
 :math:`R` rotates each adjacent coordinate pair :math:`(2j, 2j+1)` of the vector at position
 :math:`i` by the angle :math:`i\,\vartheta^{-2j/d_h}`, with :math:`\vartheta` the GGUF's
 ``llama.rope.freq_base``. The pairs are adjacent, not the halves :math:`(j, j + d_h/2)` of the
