@@ -105,6 +105,10 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("hist_max", float, 8.0, "right end of the bulk histogram range", low=0.0, low_open=True),
         Parameter("d_values", list, [250, 500, 1000], "matrix sizes compared across d", low=2, high=20000, item=int),
         Parameter("betas", list, [0.5, 1.0, 1.5, 2.0], "inverse temperatures compared across beta", low=0.0, high=25.0, item=float),
+        Parameter("ell_values", list, [256, 1024, 4096], "context lengths ell of the canonical score model", low=64, high=16384, item=int),
+        Parameter("spikes", int, 4, "number k of spike scores in the canonical score model", low=1, high=32),
+        Parameter("bulk_max", float, 2.0, "upper end B of the bounded bulk scores, drawn uniformly in [0, B]", low=0.0, high=5.0),
+        Parameter("dense_max", int, 2048, "largest ell for dense eigenproblems (larger ell are computed at this size)", low=64, high=8192),
         Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
     ]
 }

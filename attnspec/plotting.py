@@ -222,3 +222,33 @@ def cdf_differences(x: np.ndarray, diffs: dict[str, np.ndarray], xlabel: str, yl
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
     return fig
+
+
+def line_panels(panels: list[dict], ncols: int | None = None, panel_size: tuple[float, float] = (4.6, 3.6)) -> plt.Figure:
+    """Panels side by side (wrapping after ``ncols``), each with several lines.
+
+    Each panel is a dict with ``title``, ``xlabel``, ``ylabel``, optional ``logx`` / ``logy``
+    (bool), and ``lines``: a list of ``(x, y, fmt, label)`` or ``(x, y, fmt, label, kwargs)``
+    tuples, ``fmt`` a matplotlib format string (``"o-"``, ``"k--"``), ``label`` None for no legend
+    entry, ``kwargs`` extra keyword arguments for ``Axes.plot``.
+    """
+    ncols = ncols or len(panels)
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False)
+    for ax, panel in zip(axes.flat, panels):
+        for line in panel["lines"]:
+            x, y, fmt, label = line[:4]
+            ax.plot(x, y, fmt, label=label, **(line[4] if len(line) > 4 else {}))
+        if panel.get("logx"):
+            ax.set_xscale("log")
+        if panel.get("logy"):
+            ax.set_yscale("log")
+        ax.set_title(panel.get("title", ""), fontsize=10)
+        ax.set_xlabel(panel.get("xlabel", ""))
+        ax.set_ylabel(panel.get("ylabel", ""))
+        if any(line[3] for line in panel["lines"]):
+            ax.legend(fontsize=7)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig

@@ -293,3 +293,32 @@ def test_counterexample_rate():
         sigma = C.bidirectional_singular_values(s)
         gaps.append(2 * math.sqrt(ell) * np.abs(sigma[:2] - 1))
     assert np.allclose(gaps[0], 1, atol=0.06) and np.allclose(gaps[1], 1, atol=0.015)
+
+
+# --- additions for the canonical-model chapter --------------------------------------------------
+
+
+def test_causal_top_singular_values_match_dense(rng):
+    ell, k = 300, 4
+    s = C.spike_bulk_scores(ell, k, f=math.log, bulk_max=2.0, rng=rng)
+    dense = C.causal_singular_values(s)
+    for n in (1, 40, ell - 1, ell):
+        top = C.causal_top_singular_values(s, n)
+        assert top.shape == (n,) and np.all(np.diff(top) <= 0)
+        assert np.allclose(top, dense[:n], rtol=0, atol=1e-12)
+    assert C.causal_top_singular_values(s, 1)[0] == pytest.approx(C.causal_operator_norm(s), rel=1e-12)
+    for bad in (0, ell + 1, 2.0, True):
+        with pytest.raises(ValueError, match="n="):
+            C.causal_top_singular_values(s, bad)
+
+
+def test_erank2_amplitude():
+    n = 7
+    assert C.erank2_amplitude(np.ones(n)) == pytest.approx(n)
+    assert C.erank2_amplitude(np.array([3.0, 0, 0])) == pytest.approx(1)
+    # causal attention at Sigma = 0: the module's erank2 is affine in log(ell), this one is not
+    ells = [256, 1024, 4096]
+    e2 = [C.erank2(C.prefix_average_singular_values(ell)) for ell in ells]
+    amp = [C.erank2_amplitude(C.prefix_average_singular_values(ell)) for ell in ells]
+    assert np.diff(e2) == pytest.approx([np.diff(e2)[0]] * 2, rel=0.02)
+    assert np.log(amp[-1] / amp[0]) / np.log(16) == pytest.approx(0.3, abs=0.03)
