@@ -252,3 +252,144 @@ def line_panels(panels: list[dict], ncols: int | None = None, panel_size: tuple[
         ax.set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Figure:
+    r"""Several series on log-log axes, each with error bars and its fitted line :math:`e^{a} x^{b}`.
+
+    ``series`` maps a legend label to ``(y, yerr, slope, intercept)``; a series whose slope is not
+    finite is drawn without a line. Points that are not finite and positive are left out.
+    """
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    x = np.asarray(x, dtype=float)
+    xs = np.geomspace(x.min(), x.max(), 50)
+    markers = "osD^v<>ph*"
+    plotted = False
+    for i, (label, (y, yerr, slope, intercept)) in enumerate(series.items()):
+        y, yerr = np.asarray(y, dtype=float), np.asarray(yerr, dtype=float)
+        ok = np.isfinite(y) & (y > 0)
+        if not ok.any():
+            continue
+        plotted = True
+        err = np.where(np.isfinite(yerr), yerr, 0.0)[ok]
+        color = f"C{i % 10}"
+        ax.errorbar(x[ok], y[ok], yerr=err, fmt=markers[i % len(markers)], color=color, capsize=3,
+                    markersize=5, label=label)
+        if np.isfinite(slope) and np.isfinite(intercept):
+            ax.plot(xs, np.exp(intercept) * xs**slope, "--", color=color, linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if plotted:
+        ax.set_yscale("log")
+        ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    else:
+        ax.text(0.5, 0.5, "no finite positive values", transform=ax.transAxes, ha="center", va="center")
+    fig.tight_layout()
+    return fig
+
+
+def curves_with_guides(x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, *, vlines: dict[str, float] | None = None,
+                       hlines: dict[str, float] | None = None, logy: bool = False) -> plt.Figure:
+    """Several named curves against a common x, with labelled vertical and horizontal guide lines."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    markers = "osD^v<>ph*"
+    for i, (name, y) in enumerate(ys.items()):
+        ax.plot(x, y, marker=markers[i % len(markers)], markersize=5, label=name)
+    for (label, v), style in zip((vlines or {}).items(), ("-.", ":")):
+        ax.axvline(v, color="k", linestyle=style, linewidth=1, label=label)
+    for (label, h), style in zip((hlines or {}).items(), (":", "-.")):
+        ax.axhline(h, color="0.35", linestyle=style, linewidth=1, label=label)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    return fig
+
+
+def phase_diagram(x, y, z: np.ndarray, xlabel: str, ylabel: str, zlabel: str, *,
+                  curves: dict[str, tuple] | None = None, points: dict[str, tuple] | None = None,
+                  fmt: str = "{:.3f}") -> plt.Figure:
+    r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale, every cell labelled with its value.
+
+    The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear.
+    ``curves`` maps a label to ``(xs, ys)`` drawn as lines, ``points`` a label to ``(xs, ys)``
+    drawn as markers joined by a line. Cells whose value is not finite and positive stay blank.
+    """
+    from matplotlib.colors import LogNorm
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    z = np.asarray(z, dtype=float)
+
+    def edges(v, log):
+        v = np.log(v) if log else v
+        if v.size == 1:
+            e = np.array([v[0] - 0.5, v[0] + 0.5]) if not log else np.array([v[0] - 0.35, v[0] + 0.35])
+        else:
+            mid = (v[1:] + v[:-1]) / 2
+            e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
+        return np.exp(e) if log else e
+
+    xe, ye = edges(x, False), edges(y, True)
+    good = np.isfinite(z) & (z > 0)
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    if good.any():
+        norm = LogNorm(vmin=z[good].min(), vmax=max(z[good].max(), z[good].min() * 1.0001))
+        mesh = ax.pcolormesh(xe, ye, np.ma.masked_where(~good, z), norm=norm, cmap="viridis", shading="flat")
+        fig.colorbar(mesh, ax=ax, label=zlabel)
+        for i in range(y.size):
+            for j in range(x.size):
+                if good[i, j]:
+                    dark = np.log(z[i, j] / norm.vmin) < 0.6 * np.log(norm.vmax / norm.vmin)
+                    ax.text(x[j], y[i] * (ye[i + 1] / ye[i]) ** 0.22, fmt.format(z[i, j]), ha="center",
+                            va="center", fontsize=8, color="w" if dark else "k")
+    for (label, (cx, cy)), style in zip((curves or {}).items(), ("-", "--", ":")):
+        ax.plot(cx, cy, color="tab:red", linestyle=style, linewidth=1.8, label=label)
+    for label, (px, py) in (points or {}).items():
+        ax.plot(px, py, "o-", color="tab:orange", markeredgecolor="k", markersize=5, linewidth=1.2, label=label)
+    ax.set_yscale("log")
+    ax.set_xlim(xe[0], xe[-1])
+    ax.set_ylim(ye[0], ye[-1])
+    ax.set_yticks(y, [f"{v:g}" for v in y])
+    ax.yaxis.set_minor_locator(plt.NullLocator())
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if curves or points:
+        ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def spread_and_distance(betas, measured: dict[str, np.ndarray], predicted: dict[str, tuple],
+                        spread: dict[str, np.ndarray], distance: dict[str, np.ndarray],
+                        ylabel_distance: str) -> plt.Figure:
+    r"""Left: measured normalizer spread (points) and its prediction (lines) against :math:`\beta`, one
+    colour per group. Right: a distance against the predicted spread, same groups, log-log.
+
+    ``measured[g]`` is evaluated at ``betas``; ``predicted[g]`` is ``(beta_grid, values)``;
+    ``spread[g]`` and ``distance[g]`` are paired values at ``betas``.
+    """
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for i, group in enumerate(measured):
+        color = f"C{i % 10}"
+        bx, by = predicted[group]
+        left.plot(bx, by, "-", color=color, linewidth=1)
+        left.plot(betas, measured[group], "o", color=color, label=group)
+        right.plot(spread[group], distance[group], "o-", color=color, label=group)
+    left.plot([], [], "k-", linewidth=1, label="predicted")
+    left.set_yscale("log")
+    left.set_xlabel(r"$\beta$")
+    left.set_ylabel(r"std$(D_i)$")
+    left.legend(fontsize=8)
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel(r"predicted std$(D_i)$")
+    right.set_ylabel(ylabel_distance)
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
