@@ -167,8 +167,10 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
     """
     threads = str(blas or blas_threads(n_workers))
     with _environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
+        # no dashboard; the scheduler's HTTP routes on a free port (not 8787, which may be taken)
         return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=logging.ERROR)
+                            dashboard_address=":0", scheduler_kwargs={"dashboard": False},
+                            silence_logs=logging.ERROR)
 
 
 @contextmanager

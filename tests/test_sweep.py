@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -122,12 +125,23 @@ def openblas_threads() -> list[int]:
     return [get() for get in getters if get is not None]
 
 
+def occupy_port(port: int) -> socket.socket:
+    """A listening socket on ``port`` (or on any port, if something else already holds it)."""
+    sock = socket.socket()
+    with contextlib.suppress(OSError):
+        sock.bind(("", port))
+    sock.listen()
+    return sock
+
+
 def test_workers_get_one_blas_thread_each():
     if not openblas_threads():
         pytest.skip("NumPy is not linked to scipy-openblas")
     before = os.environ.get("OPENBLAS_NUM_THREADS")
-    with local_cluster(2) as cluster, cluster.get_client() as client:
-        threads = client.run(openblas_threads)
+    with occupy_port(8787), warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # e.g. "Port 8787 is already in use"
+        with local_cluster(2) as cluster, cluster.get_client() as client:
+            threads = client.run(openblas_threads)
     expected = max(1, sweep.cores() // 2)
     assert sweep.blas_threads(2) == expected
     assert len(threads) == 2 and all(n and set(n) == {expected} for n in threads.values())
