@@ -92,7 +92,7 @@ def test_largest_valid_beta_gives_finite_spectra():
 
 # ---- statistics at d = 1000 (a handful of trials, computed once, uncached) ----------------
 
-D_STAT, TRIALS_STAT, BETA_STAT = 1000, 3, 1.0
+D_STAT, TRIALS_STAT, BETA_STAT = 1000, 5, 1.0
 
 
 @pytest.fixture(scope="module")
