@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .atomic import atomic_path
 
 CACHE_ENV = "ATTNSPEC_CACHE"
 FORMAT = 1  # bump when the stored arrays change meaning
@@ -52,15 +52,8 @@ def load(path: Path) -> dict[str, np.ndarray] | None:
 
 def save(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write atomically: a temporary file in the same folder, then ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
 
 
 def cached(kind: str, params: dict, compute: Callable[[], dict[str, np.ndarray]],

@@ -23,6 +23,7 @@ import jupytext
 import nbformat
 import yaml
 
+from .atomic import atomic_path
 from .config import PARAMETERS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,23 +164,16 @@ def execute(name: str, parameters: dict[str, Any] | None, output: Path) -> Path:
     import papermill
 
     nb = read_source(name)
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_in = tempfile.mkstemp(suffix=".ipynb")
     os.close(fd)
-    fd, tmp_out = tempfile.mkstemp(dir=output.parent, prefix=f".{output.stem}-", suffix=".tmp.ipynb")
-    os.close(fd)
-    os.chmod(tmp_out, 0o644)
     try:
         nbformat.write(nb, tmp_in)
-        papermill.execute_notebook(tmp_in, tmp_out, parameters=parameters or {}, cwd=str(EXECUTED),
-                                   progress_bar=False, kernel_name="python3", log_output=False)
-        executed = strip_volatile_metadata(nbformat.read(tmp_out, as_version=4))
-        nbformat.write(executed, tmp_out)
-        os.replace(tmp_out, output)
+        with atomic_path(output) as tmp_out:
+            papermill.execute_notebook(tmp_in, tmp_out, parameters=parameters or {}, cwd=str(EXECUTED),
+                                       progress_bar=False, kernel_name="python3", log_output=False)
+            nbformat.write(strip_volatile_metadata(nbformat.read(tmp_out, as_version=4)), tmp_out)
     finally:
         Path(tmp_in).unlink(missing_ok=True)
-        Path(tmp_out).unlink(missing_ok=True)
     return output
 
 

@@ -41,7 +41,7 @@ from tqdm.auto import tqdm
 from . import cache
 from .config import Config, available_memory_bytes, trial_memory_bytes
 from .experiment import LadderResult, trial
-from .jsonio import write_text
+from .atomic import write_text
 from .ladder import MODEL_NAMES, REFERENCE
 from .spectra import ks_distance, ks_to_cdf, wasserstein1
 from .theory import GaussianEquivalentLaw
@@ -316,7 +316,7 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
 
 
 def to_csv(table: np.ndarray, path: str | Path) -> None:
-    """Write a structured array as CSV with a header, atomically (:func:`attnspec.jsonio.write_text`).
+    """Write a structured array as CSV with a header, atomically (:func:`attnspec.atomic.write_text`).
 
     Floats are written with :func:`repr`, so reading the file back gives the same numbers.
     """

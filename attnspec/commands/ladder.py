@@ -6,7 +6,7 @@ import argparse
 
 from ..config import PARAMETERS, Config
 from ..experiment import run_ladder
-from ..jsonio import check_writable, write_json
+from ..atomic import check_writable, write_json
 from ..ladder import MODEL_NAMES, REFERENCE
 
 OPTIONS = ["d", "beta", "trials", "seed", "remove_top_k", "c_poly"]

@@ -6,7 +6,7 @@ import argparse
 import math
 
 from ..config import PARAMETERS
-from ..jsonio import check_writable, write_json
+from ..atomic import check_writable, write_json
 from ..theory import GaussianEquivalentLaw, MarchenkoPastur
 
 #: fractions of the edge at which the law is evaluated when --at is not given (4 significant digits)

@@ -29,7 +29,7 @@ def write_html(notebook: Path) -> Path:
     import nbconvert
     import nbformat
 
-    from ..jsonio import write_text
+    from ..atomic import write_text
 
     with warnings.catch_warnings():  # glue payloads have no HTML form; they are shown in the prose
         warnings.simplefilter("ignore", UserWarning)
