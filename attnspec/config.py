@@ -109,6 +109,10 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("spikes", int, 4, "number k of spike scores in the canonical score model", low=1, high=32),
         Parameter("bulk_max", float, 2.0, "upper end B of the bounded bulk scores, drawn uniformly in [0, B]", low=0.0, high=5.0),
         Parameter("dense_max", int, 2048, "largest ell for dense eigenproblems (larger ell are computed at this size)", low=64, high=8192),
+        Parameter("lengths", list, [16, 32, 64, 128, 256, 512], "token counts n of the real-text excerpts", low=4, high=512, item=int),
+        Parameter("n_texts", int, 4, "number of shipped texts used, the first of attnspec.real.TEXT_NAMES", low=1, high=4),
+        Parameter("max_heads", int, 12, "heads per layer with full singular-value spectra, evenly spaced (all at 12)", low=1, high=12),
+        Parameter("angle_bins", int, 50, "bins of the eigen-angle histogram for the KL divergence", low=2, high=1000),
         Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
     ]
 }
