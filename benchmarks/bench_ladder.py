@@ -26,6 +26,12 @@ Peak memory: ``resource.getrusage(RUSAGE_SELF).ru_maxrss`` at the end minus its 
 imports and a small warm-up (so numpy, LAPACK and OpenBLAS buffers of the interpreter are not
 counted); this includes LAPACK workspaces and OpenBLAS buffers, which tracemalloc would not see.
 The BLAS threading is left as configured (no OPENBLAS_* variables are set).
+
+Other processes distort the timings badly on a small machine (threaded OpenBLAS slows down many
+times over when its threads compete for the cores). The script therefore waits for a quiet machine
+before each measurement and measures, from /proc/stat and the child's rusage, the share of the CPUs
+that other processes used during it ("others" column); a measurement above ``--max-others`` is
+discarded and repeated (up to ``--retries`` times).
 """
 
 from __future__ import annotations
@@ -103,10 +109,44 @@ def worker(method: str, d: int, trials: int) -> None:
                       "peak_mib": (after - before) / 1024}))
 
 
-def measure(method: str, d: int, trials: int) -> dict:
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", method, str(d), str(trials)],
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def cpu_busy_seconds() -> float:
+    """CPU seconds spent busy by the whole machine (all processes, all CPUs), from /proc/stat."""
+    with open("/proc/stat") as fh:
+        v = [int(x) for x in fh.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def others_share(seconds: float = 2.0) -> float:
+    """Share of the machine's CPUs used by other processes over the next ``seconds``."""
+    b0, t0 = cpu_busy_seconds(), time.perf_counter()
+    time.sleep(seconds)
+    return (cpu_busy_seconds() - b0) / ((time.perf_counter() - t0) * os.cpu_count())
+
+
+def measure(method: str, d: int, trials: int, max_others: float, max_wait: float, retries: int) -> dict:
+    """One measurement in a fresh subprocess, repeated while other processes took more than
+    ``max_others`` of the CPUs during it (the OpenBLAS threads of a 2-core machine are very
+    sensitive to competition); waits up to ``max_wait`` s for a quiet machine before starting."""
+    for attempt in range(retries + 1):
+        deadline = time.monotonic() + max_wait
+        while others_share() > max_others and time.monotonic() < deadline:
+            time.sleep(5)
+        b0, c0, t0 = cpu_busy_seconds(), children_cpu_seconds(), time.perf_counter()
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", method, str(d), str(trials)],
+                             capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - t0
+        others = max(0.0, (cpu_busy_seconds() - b0) - (children_cpu_seconds() - c0)) / (wall * os.cpu_count())
+        rec = json.loads(out.stdout.strip().splitlines()[-1])
+        rec["others"] = others
+        if others <= max_others:
+            return rec
+        print(f"    discarded {method} d={d}: other processes used {others:.0%} of the CPUs", flush=True)
+    return rec
 
 
 # ---- correctness: the two methods compute the same spectra -----------------------------------
@@ -173,6 +213,10 @@ def main() -> None:
     parser.add_argument("--cases", default="1000x5,2000x2", help="comma-separated DxTRIALS")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds; best and median reported")
     parser.add_argument("--json", help="also write all measurements to this file")
+    parser.add_argument("--max-others", type=float, default=0.05,
+                        help="repeat a measurement if other processes used more than this share of the CPUs")
+    parser.add_argument("--max-wait", type=float, default=900, help="seconds to wait for a quiet machine")
+    parser.add_argument("--retries", type=int, default=5, help="repeats of a disturbed measurement")
     parser.add_argument("--profile", metavar="DxTRIALS", help="profile compute_trial instead of benchmarking")
     parser.add_argument("--worker", nargs=3, metavar=("METHOD", "D", "TRIALS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,15 +235,15 @@ def main() -> None:
     for d, trials in parse_cases(args.cases):
         for r in range(args.repeats):
             for method in METHODS:
-                rec = measure(method, d, trials)
+                rec = measure(method, d, trials, args.max_others, args.max_wait, args.retries)
                 rec["round"] = r
                 records.append(rec)
                 print(f"  d={d} trials={trials} round {r + 1}/{args.repeats} {method:>9}: "
-                      f"{rec['seconds']:7.2f} s, {rec['peak_mib']:7.1f} MiB", flush=True)
+                      f"{rec['seconds']:7.2f} s, {rec['peak_mib']:7.1f} MiB, others {rec['others']:.0%}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} at end\n")
 
     print(f"{'d':>5} {'trials':>6} {'method':>9} {'best [s]':>9} {'median [s]':>10} {'peak [MiB]':>10} "
-          f"{'time/baseline':>13} {'mem/baseline':>12} {'time/floor':>10}")
+          f"{'time/baseline':>13} {'mem/baseline':>12} {'time/floor':>10} {'others':>6}")
     summary = {}
     for d, trials in parse_cases(args.cases):
         rows = {}
@@ -209,6 +253,7 @@ def main() -> None:
                 "best": min(x["seconds"] for x in recs),
                 "median": statistics.median(x["seconds"] for x in recs),
                 "peak_mib": max(x["peak_mib"] for x in recs),
+                "others_max": max(x["others"] for x in recs),
             }
         base, floor = rows["baseline"], rows["floor"]
         for method, row in rows.items():
@@ -216,7 +261,8 @@ def main() -> None:
             row["mem_vs_baseline"] = row["peak_mib"] / base["peak_mib"]
             row["time_vs_floor"] = row["best"] / floor["best"]
             print(f"{d:5d} {trials:6d} {method:>9} {row['best']:9.2f} {row['median']:10.2f} {row['peak_mib']:10.1f} "
-                  f"{row['time_vs_baseline']:13.2f} {row['mem_vs_baseline']:12.2f} {row['time_vs_floor']:10.2f}")
+                  f"{row['time_vs_baseline']:13.2f} {row['mem_vs_baseline']:12.2f} {row['time_vs_floor']:10.2f} "
+                  f"{row['others_max']:6.0%}")
         summary[f"{d}x{trials}"] = rows
 
     print()
