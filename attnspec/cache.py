@@ -21,7 +21,7 @@ from . import __version__
 from .atomic import atomic_path
 
 CACHE_ENV = "ATTNSPEC_CACHE"
-FORMAT = 1  # bump when the stored arrays change meaning
+FORMAT = 2  # bump when the stored arrays change meaning or how they are computed
 
 
 def cache_dir() -> Path:

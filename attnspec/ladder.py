@@ -5,9 +5,10 @@ Each rung changes one thing (arXiv 2510.06685, Sec. 3-4; the seed notebook's mod
 theoretical model :math:`Y_f^{lin}`. :data:`LADDER` maps each name to its builder, LaTeX definition
 and role; the book's model table is generated from it.
 
-Two rungs also know their Gram matrix :math:`G = M M^\top` from the previous rung's, exactly:
-:math:`G_{A_\perp} = G_A - \mathbf 1\mathbf 1^\top` (rows of A sum to 1) and
-:math:`(G_{Y_f})_{ij} = (G_Y)_{ij} - D_i - D_j + 1` (row sums of Y are :math:`\sqrt d D_i`).
+Three rungs also know their Gram matrix :math:`G = M M^\top` from the previous rung's, exactly:
+:math:`G_{A_\perp} = G_A - \mathbf 1\mathbf 1^\top` (rows of A sum to 1),
+:math:`(G_Y)_{ij} = D_i D_j (G_{A_\perp} + \mathbf 1\mathbf 1^\top)_{ij}` (:math:`Y = \mathrm{diag}(D)\,\sqrt d A`)
+and :math:`(G_{Y_f})_{ij} = (G_Y)_{ij} - D_i - D_j + 1` (row sums of Y are :math:`\sqrt d D_i`).
 """
 
 from __future__ import annotations
@@ -81,6 +82,13 @@ def _gram_A_perp(G: np.ndarray, x: TrialInputs) -> np.ndarray:
     return G
 
 
+def _gram_Y(G: np.ndarray, x: TrialInputs) -> np.ndarray:
+    G += 1.0
+    G *= x.D[:, None]
+    G *= x.D[None, :]
+    return G
+
+
 def _gram_Y_f(G: np.ndarray, x: TrialInputs) -> np.ndarray:
     G -= x.D[:, None]
     G -= x.D[None, :]
@@ -112,7 +120,8 @@ LADDER: dict[str, Model] = {
             parent="sqrt_d_A",
             gram_from_parent=_gram_A_perp,
         ),
-        Model("Y", r"e^{\beta S}/(e^{\beta^2/2}\sqrt{d})", "deterministic normalizer", _Y),
+        Model("Y", r"e^{\beta S}/(e^{\beta^2/2}\sqrt{d})", "deterministic normalizer", _Y,
+              parent="sqrt_d_A_perp", gram_from_parent=_gram_Y),
         Model(
             "Y_f",
             r"f(S)/\sqrt{d}",
