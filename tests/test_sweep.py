@@ -36,8 +36,11 @@ def cli(*argv: str) -> int:
 
 
 def entries(folder: Path) -> dict[str, tuple[int, int]]:
-    """Cache entries: name -> (inode, mtime in ns); a rewrite (os.replace) changes both."""
-    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("*.npz")}
+    """Finished trial entries: name -> (inode, mtime in ns); a rewrite (os.replace) changes both.
+
+    Temporary files of unfinished writes are hidden (``.trial_...tmp.npz``) and not counted.
+    """
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.glob("trial_*.npz")}
 
 
 def serial(result: SweepResult) -> SweepResult:
@@ -169,7 +172,7 @@ def test_invalid_input(argv, message, cache_dir, tmp_path, monkeypatch, capsys):
     assert cli(*args) == 2
     err = capsys.readouterr().err
     assert err.startswith("attnspec sweep: error: ") and message in err and err.count("\n") == 1
-    assert not (tmp_path / "out.csv").exists() and not list(cache_dir.glob("*.npz"))
+    assert list(tmp_path.iterdir()) == [] and not entries(cache_dir)
 
 
 def test_empty_grid_is_refused():
@@ -195,7 +198,7 @@ def start_slow_sweep(cache_dir: Path, out: Path) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "sweep", *SLOW_ARGS, "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not list(cache_dir.glob("*.npz")):
+    while not entries(cache_dir):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.005)
     return proc
@@ -230,7 +233,7 @@ def test_interrupted_sweep_keeps_finished_trials_and_writes_nothing(cache_dir, t
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert "interrupted; finished trials are kept in the cache" in err
-    assert not out.exists() and not list(tmp_path.glob(".sweep.csv*"))
+    assert [p.name for p in tmp_path.iterdir()] == ["cache"]  # no output, not even a temporary file
     assert 0 < len(entries(cache_dir)) < SLOW_TASKS
 
 
