@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 from distributed import Client, LocalCluster, as_completed
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import cache
 from .config import Config, available_memory_bytes, trial_memory_bytes
