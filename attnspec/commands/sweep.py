@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..config import PARAMETERS
@@ -69,6 +71,22 @@ def format_pooled(result: SweepResult) -> str:
     return "\n".join([title, head, *rows])
 
 
+@contextmanager
+def interrupt_guard():
+    """Record a Ctrl-C (SIGINT) while the sweep runs, and still raise KeyboardInterrupt at once."""
+    seen = []
+
+    def handler(signum, frame):
+        seen.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: bool(seen)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run(args: argparse.Namespace) -> int:
     lists = {name: parse_list(name, getattr(args, name)) for name in LISTS}
     params = parse_parameters(args, OPTIONS)
@@ -76,7 +94,10 @@ def run(args: argparse.Namespace) -> int:
     make_grid(**lists, **params)
     check_workers(workers, args.scheduler)
     check_out(args.out)
-    result = run_sweep(**lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True)
+    with interrupt_guard() as interrupted:
+        result = run_sweep(**lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True)
+    if interrupted():  # Dask may swallow the KeyboardInterrupt while it waits; the flag does not
+        raise KeyboardInterrupt
     to_csv(result.table, args.out)
     total = sum(len(r.trials) for r in result.ladders)
     print(f"computed {result.computed} of {total} trials, {total - result.computed} read from the cache",
