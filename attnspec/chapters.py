@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "notebooks"
 EXECUTED = ROOT / "book" / "chapters"
 TOC = ROOT / "_toc.yml"
-TYPES = {"int": int, "float": float, "str": str, "list[int]": list, "list[float]": list}
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,7 @@ class ChapterParameter:
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value and check it against the parameter's range."""
-        value = PARAMETERS[self.name].parse(text)
-        if self.type_name == "float":
-            value = float(value)
-        return value
+        return PARAMETERS[self.name].parse(text)
 
 
 @dataclass(frozen=True)
@@ -123,8 +119,8 @@ def parse_parameters_cell(source: str) -> tuple[ChapterParameter, ...]:
         if not isinstance(node, ast.AnnAssign) or not isinstance(node.target, ast.Name):
             raise ValueError(f"parameters cell: line {node.lineno} is not 'name: type = default  # help'")
         name, type_name = node.target.id, ast.unparse(node.annotation)
-        if name not in PARAMETERS or type_name not in TYPES:
-            raise ValueError(f"parameters cell: {name}: {type_name} is not a known parameter and type")
+        if name not in PARAMETERS or type_name != PARAMETERS[name].type_name:
+            raise ValueError(f"parameters cell: {name}: {type_name} is not a known parameter and its type")
         line = lines[node.lineno - 1]
         help_text = line.split("#", 1)[1].strip() if "#" in line else PARAMETERS[name].help
         params.append(ChapterParameter(name, type_name, ast.literal_eval(node.value), help_text))
