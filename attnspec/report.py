@@ -6,7 +6,8 @@ under other parameters shows ✗ and its sentence; nothing raises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass
 
 from .config import PARAMETERS
 from .ladder import LADDER
@@ -21,23 +22,53 @@ class Claim:
     criterion: str
     holds: bool
     if_fails: str = ""  # one sentence shown below the table when the claim fails
+    provenance: str = ""  # where the claim comes from: "paper §…", "seed notebook", "derived here", "sanity check"
+
+
+CLAIMS_MARKER = "attnspec-claims"
+
+
+def _cell(value) -> str:
+    r"""A table cell: ``str(value)`` with every ``|`` escaped, so a criterion like ``|z| < 3`` keeps its row.
+
+    Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖ there).
+    """
+    parts = str(value).split("$")
+    return "$".join(p.replace("|", r"\vert ") if i % 2 else p.replace("|", r"\|") for i, p in enumerate(parts))
 
 
 def markdown_table(header: list[str], rows: list[list]) -> str:
-    """A GitHub-flavoured Markdown table; cells are converted with ``str``."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    """A GitHub-flavoured Markdown table; cells are converted with ``str`` and ``|`` is escaped."""
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
 def claims_markdown(claims: list[Claim]) -> str:
-    """The claims table, followed by the sentence of every claim that does not hold."""
+    """The claims table, followed by the sentence of every claim that does not hold.
+
+    The claims are also embedded as JSON in an HTML comment (``<!-- attnspec-claims [...] -->``,
+    invisible when rendered), so that provenance files and the Findings page read them from the
+    executed notebook instead of parsing the table.
+    """
     rows = [[c.claim, c.measured, c.criterion, "✓" if c.holds else "✗"] for c in claims]
     text = markdown_table(["claim", "measured", "criterion", ""], rows)
     failed = [f"- ✗ *{c.claim}*: {c.if_fails}" for c in claims if not c.holds]
     held = sum(c.holds for c in claims)
     text += f"\n\n{held} of {len(claims)} claims hold at these parameters."
-    return text + ("\n\n" + "\n".join(failed) if failed else "")
+    if failed:
+        text += "\n\n" + "\n".join(failed)
+    data = json.dumps([asdict(c) for c in claims], ensure_ascii=False).replace("--", "\\u002d\\u002d")
+    return f"{text}\n\n<!-- {CLAIMS_MARKER} {data} -->"
+
+
+def claims_from_markdown(text: str) -> list[dict]:
+    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown output)."""
+    start = text.find(f"<!-- {CLAIMS_MARKER} ")
+    if start < 0:
+        return []
+    body = text[start + len(CLAIMS_MARKER) + 6:]
+    return json.loads(body[: body.rindex("-->")])
 
 
 def ladder_table() -> str:
