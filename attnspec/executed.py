@@ -45,7 +45,7 @@ def _number(text: str) -> float | None:
 
 def _outputs(nb: nbformat.NotebookNode):
     for cell in nb.cells:
-        if cell.cell_type == "code":
+        if cell.get("cell_type") == "code":
             yield from cell.get("outputs", [])
 
 
