@@ -18,7 +18,7 @@ PORTABLE_LOG := _build/portable.log
 PORTABLE = rm -rf $(PORTABLE_CACHE) && env $$($(BIN)/python tests/portable_env.py $(PORTABLE_CACHE)) \
 	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' book/chapters
 
-.PHONY: install lock book test portable notebooks browser clean
+.PHONY: install lock book test check portable notebooks browser clean
 
 install: $(STAMP)
 
@@ -56,6 +56,10 @@ test: install browser book
 	first=$$?; wait $$portable; second=$$?; \
 	echo "== portability run: empty cache, one BLAS thread, SIMD dispatch off =="; \
 	cat $(PORTABLE_LOG); rm -rf $(PORTABLE_CACHE); test $$first -eq 0 && test $$second -eq 0
+
+# The fast loop: unit tests only, no book build, no chapter execution.
+check: install
+	$(BIN)/pytest -q -p no:cacheprovider -m "not slow and not site" tests
 
 # The portability run alone.
 portable: install

@@ -6,12 +6,14 @@ import subprocess
 import sys
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from attnspec.chapters import ROOT
 from attnspec.executed import PLAIN
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
+pytestmark = pytest.mark.slow
 SOURCE = 'from myst_nb import glue\nglue("demo_value", 0.123456, display=False)\nprint("done")'
 
 

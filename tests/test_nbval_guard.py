@@ -7,10 +7,12 @@ import subprocess
 import sys
 
 import nbformat
+import pytest
 
 from attnspec.chapters import EXECUTED, ROOT
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
+pytestmark = pytest.mark.slow
 
 
 def run_nbval(path):
