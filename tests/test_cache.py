@@ -14,6 +14,7 @@ from attnspec.experiment import run_ladder, trial
 from attnspec.ladder import MODEL_NAMES
 
 ARGS = (24, 1.0, 2.0, 0, 1)  # d, beta, c_poly, seed, k
+SHAPES = experiment.trial_shapes(24)
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def test_hit_returns_identical_arrays_without_recomputing(calls, cache_dir):
     second = trial(*ARGS)
     assert calls["n"] == 1
     assert_same(first, second)
-    assert_same(second, cache.load(path))
+    assert_same(second, cache.load(path, SHAPES))
 
 
 def test_run_ladder_reuses_trials(calls):
@@ -88,11 +89,11 @@ def test_truncated_entry_is_recomputed(calls, cache_dir):
     raw = path.read_bytes()
     for size in (0, 1, len(raw) // 2, len(raw) - 1):
         path.write_bytes(raw[:size])
-        assert cache.load(path) is None
+        assert cache.load(path, SHAPES) is None
         before = calls["n"]
         assert_same(trial(*ARGS), good)
         assert calls["n"] == before + 1
-        assert_same(cache.load(path), good)  # the damaged entry was replaced by a whole one
+        assert_same(cache.load(path, SHAPES), good)  # the damaged entry was replaced by a whole one
 
 
 def test_corrupted_data_byte_is_recomputed(calls, cache_dir):
@@ -104,7 +105,7 @@ def test_corrupted_data_byte_is_recomputed(calls, cache_dir):
     header_end = raw.index(b"\n", raw.index(b"{'descr'", marker)) + 1
     raw[header_end + 40] ^= 0x10
     path.write_bytes(bytes(raw))
-    assert cache.load(path) is None  # zip CRC mismatch
+    assert cache.load(path, SHAPES) is None  # zip CRC mismatch
     before = calls["n"]
     assert_same(trial(*ARGS), good)
     assert calls["n"] == before + 1
@@ -112,19 +113,18 @@ def test_corrupted_data_byte_is_recomputed(calls, cache_dir):
 
 def test_every_single_byte_corruption_is_harmless(cache_dir):
     """Flip each byte of a stored entry in turn: loading never raises and never returns wrong
-    data; at worst the entry is reported damaged (None) or lacks an expected name."""
+    data; at worst the entry is reported damaged (None)."""
     good = experiment.compute_trial(2, 1.0, 2.0, 0, 0)  # small arrays: the file is mostly headers
     path = cache_dir / "entry.npz"
     cache.save(path, good)
     raw = path.read_bytes()
-    expected = set(good)
     for i in range(len(raw)):
         damaged = bytearray(raw)
         damaged[i] ^= 0xFF
         path.write_bytes(bytes(damaged))
-        got = cache.load(path)  # must not raise
-        if got is not None and expected <= got.keys():
-            assert_same({k: got[k] for k in expected}, good)
+        got = cache.load(path, experiment.trial_shapes(2))  # must not raise
+        if got is not None:
+            assert_same(got, good)
 
 
 def test_entry_missing_a_name_is_recomputed(calls, cache_dir):
@@ -133,7 +133,7 @@ def test_entry_missing_a_name_is_recomputed(calls, cache_dir):
     cache.save(path, {k: v for k, v in good.items() if k != "Y_Q"})
     assert_same(trial(*ARGS), good)
     assert calls["n"] == 2
-    assert set(cache.load(path)) == {"D", *MODEL_NAMES}
+    assert set(cache.load(path, SHAPES)) == {"D", *MODEL_NAMES}
 
 
 def test_no_temporary_files_are_left(cache_dir):
@@ -145,14 +145,18 @@ def test_no_temporary_files_are_left(cache_dir):
 
 
 @pytest.mark.parametrize("error", [OSError("disk full"), KeyboardInterrupt()])
-def test_failure_during_save_leaves_no_partial_file(cache_dir, monkeypatch, error):
+def test_failure_during_save_leaves_no_partial_file(cache_dir, monkeypatch, capsys, error):
     def failing_savez(fh, **arrays):
         fh.write(b"PK\x03\x04 partial")  # some bytes reach the temporary file first
         raise error
 
     monkeypatch.setattr(cache.np, "savez", failing_savez)
-    with pytest.raises(type(error)):
-        trial(*ARGS)
+    if isinstance(error, OSError):  # a storage fault: the result is returned, uncached, with a warning
+        assert_same(trial(*ARGS), experiment.compute_trial(*ARGS))
+        assert capsys.readouterr().err.count("warning: cannot write the cache") == 1
+    else:
+        with pytest.raises(type(error)):
+            trial(*ARGS)
     assert entries(cache_dir) == []
 
 
@@ -162,9 +166,9 @@ def test_failed_save_keeps_the_previous_entry(cache_dir, monkeypatch):
     monkeypatch.setattr(cache.np, "savez", lambda fh, **arrays: (_ for _ in ()).throw(OSError("full")))
     with pytest.raises(OSError):
         cache.save(path, {"a": np.zeros(3)})
-    np.testing.assert_array_equal(cache.load(path)["a"], np.arange(3.0))
+    np.testing.assert_array_equal(cache.load(path, {"a": (3,)})["a"], np.arange(3.0))
     assert [p.name for p in entries(cache_dir)] == ["entry.npz"]
 
 
 def test_missing_entry_loads_as_none(cache_dir):
-    assert cache.load(cache_dir / "nothing.npz") is None
+    assert cache.load(cache_dir / "nothing.npz", SHAPES) is None
