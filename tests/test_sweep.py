@@ -155,7 +155,7 @@ def test_workers_get_one_blas_thread_each():
     (["--d", "1"], "d=1 is out of range"),
     (["--d", "64,abc"], "d='abc' is not of type int"),
     (["--d", ""], "d='' must be a non-empty"),
-    (["--beta", "0.5,-1"], "beta=-1 is out of range"),
+    (["--beta", "0.5,-1"], "beta=-1.0 is out of range"),
     (["--beta", "nan"], "beta=nan must be finite"),
     (["--trials", "0"], "trials=0 is out of range"),
     (["--remove-top-k", "64"], "remove_top_k=64 is out of range"),

@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 from contextlib import contextmanager
+
 from ..atomic import check_writable
 from ..config import PARAMETERS
 from ..errors import InvalidInput
