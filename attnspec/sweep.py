@@ -41,10 +41,10 @@ from distributed.comm import connect
 from tqdm import tqdm
 
 from . import cache
+from .atomic import write_text
 from .config import Config, available_memory_bytes, trial_memory_bytes
 from .errors import InvalidInput, RunFailed
 from .experiment import LadderResult, trial, trial_shapes
-from .atomic import write_text
 from .ladder import MODEL_NAMES, REFERENCE
 from .spectra import ks_distance, ks_to_cdf, wasserstein1
 from .theory import GaussianEquivalentLaw
@@ -210,7 +210,7 @@ def check_scheduler(address: str) -> None:
         raise InvalidInput(f"scheduler={address!r}: only tcp:// addresses are supported, not {scheme}://")
     try:
         reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
-    except (asyncio.TimeoutError, MemoryError, EOFError):  # no answer, or not the Dask protocol
+    except (TimeoutError, MemoryError, EOFError):  # no answer, or not the Dask protocol
         reply = None
     except (OSError, ValueError) as exc:
         raise InvalidInput(f"scheduler={address!r}: cannot connect ({exc})") from None

@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 
+from ..atomic import check_writable, write_json
 from ..config import PARAMETERS, Config
 from ..experiment import run_ladder
-from ..atomic import check_writable, write_json
 from ..ladder import MODEL_NAMES, REFERENCE
 
 OPTIONS = ["d", "beta", "trials", "seed", "remove_top_k", "c_poly"]
