@@ -2,8 +2,15 @@
 
 Location: ``$ATTNSPEC_CACHE`` if set, else ``$XDG_CACHE_HOME/attnspec`` (default ``~/.cache/attnspec``).
 An entry's name holds a digest of every parameter it depends on and of the package version, so a
-changed parameter or a new release never reads an old result. A truncated or corrupted file fails
-the zip CRC or the key check and is recomputed.
+changed parameter or a new release never reads an old result.
+
+An entry is used only if every expected array is there with the expected shape, dtype float64 and
+finite values; each ``.npy`` header is checked before its data is read, so a header that declares
+a huge array costs nothing. Extra members are ignored. Anything else (missing, truncated,
+corrupted, wrong, a FIFO or a folder at the entry's path) is recomputed and, where possible,
+replaced. If the cache cannot be written (read-only, full, not a folder), the run goes on without
+caching and says so once on stderr. Temporary files older than :data:`STALE_SECONDS` whose writer
+is gone are removed when a cache folder is first read.
 """
 
 from __future__ import annotations
@@ -11,17 +18,29 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
+import sys
+import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from . import __version__
-from .atomic import atomic_path
+from .atomic import replacing
 
 CACHE_ENV = "ATTNSPEC_CACHE"
 FORMAT = 2  # bump when the stored arrays change meaning or how they are computed
+DTYPE = np.dtype(np.float64)
+#: age after which a temporary file whose writer is gone is debris
+STALE_SECONDS = 3600
+_TMP_NAME = re.compile(r"^\.(?:.*-(\d+)-[^-]*|.*)\.tmp(?:\.npz)?$")  # group 1: the writer's pid
+_BAD_ENTRY = (OSError, ValueError, EOFError, SyntaxError, zipfile.BadZipFile, KeyError,
+              NotImplementedError, RuntimeError)  # corrupted zip flags: "compression method", "encrypted"
+_warned: set[str] = set()
 
 
 def cache_dir() -> Path:
@@ -40,29 +59,97 @@ def entry_path(kind: str, params: dict) -> Path:
     return cache_dir() / f"{kind}_{readable}_{digest}.npz"
 
 
-def load(path: Path) -> dict[str, np.ndarray] | None:
-    """The stored arrays, or None if the entry is missing, truncated or corrupted."""
+def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """Member ``name`` if its header declares ``shape`` and float64, and its values are finite."""
+    with zf.open(f"{name}.npy") as member:
+        version = np.lib.format.read_magic(member)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        got_shape, fortran, dtype = read_header(member)
+        if got_shape != tuple(shape) or dtype != DTYPE or fortran:
+            raise ValueError(f"{name}: shape {got_shape}, dtype {dtype}")
+        nbytes = int(np.prod(shape)) * DTYPE.itemsize
+        data = member.read(nbytes + 1)  # to the end, so that the zip CRC is checked
+    if len(data) != nbytes:
+        raise ValueError(f"{name}: {len(data)} bytes of data")
+    array = np.frombuffer(data, DTYPE).reshape(shape).copy()
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name}: not finite")
+    return array
+
+
+def load(path: Path, expected: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:
+    """The arrays named in ``expected`` (name -> shape), or None if the entry is missing or not valid."""
+    remove_debris(str(path.parent))
     try:
-        with np.load(path, allow_pickle=False) as npz:
-            return {name: npz[name] for name in npz.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError,
-            NotImplementedError, RuntimeError):  # corrupted zip flags: "compression method", "encrypted"
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
+    except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with open(fd, "rb", closefd=False) as fh, zipfile.ZipFile(fh) as zf:
+            return {name: _read_array(zf, name, shape) for name, shape in expected.items()}
+    except _BAD_ENTRY:
+        return None
+    finally:
+        os.close(fd)
 
 
 def save(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write atomically: a temporary file in the same folder, then ``os.replace``."""
-    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+    """Write atomically: a temporary file in the same folder, then ``os.replace`` (which replaces a FIFO)."""
+    with replacing(path) as tmp, open(tmp, "wb") as fh:
         np.savez(fh, **arrays)
 
 
+def warn_once(message: str) -> None:
+    """Print ``message`` on stderr, once per process."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"attnspec: warning: {message}", file=sys.stderr)
+
+
 def cached(kind: str, params: dict, compute: Callable[[], dict[str, np.ndarray]],
-           expected: set[str] | None = None) -> dict[str, np.ndarray]:
-    """Return the stored entry for ``params`` if it is complete, else compute, store and return it."""
+           expected: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """The valid stored entry for ``params``, else ``compute()``, stored if the cache can be written."""
     path = entry_path(kind, params)
-    stored = load(path)
-    if stored is not None and (expected is None or expected <= stored.keys()):
+    stored = load(path, expected)
+    if stored is not None:
         return stored
     arrays = compute()
-    save(path, arrays)
+    try:
+        save(path, arrays)
+    except OSError as exc:
+        warn_once(f"cannot write the cache in {str(path.parent)!r} ({exc.strerror or exc}); "
+                  "results are not cached")
     return arrays
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by another user
+        return True
+    return True
+
+
+@lru_cache(maxsize=None)
+def remove_debris(folder: str) -> None:
+    """Remove temporary files older than :data:`STALE_SECONDS` whose writer's pid is not alive (once per folder)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        match = _TMP_NAME.match(name)
+        if match is None or (match.group(1) and _alive(int(match.group(1)))):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            if now - os.lstat(path).st_mtime > STALE_SECONDS:
+                os.unlink(path)
+        except OSError:
+            pass

@@ -1,20 +1,44 @@
 """The ``attnspec`` command: one sub-command per module in :mod:`attnspec.commands`.
 
-Invalid input (``ValueError`` from validation, or a bad option) prints one line on stderr and exits
-with status 2; no traceback, nothing written.
+Every failure that is not a bug prints one line on stderr, with no traceback; each kind has its own
+exit status:
+
+====  ==========================================================================================
+2     invalid input (:class:`~attnspec.errors.InvalidInput`, or a bad option); nothing is written
+71    out of memory (``MemoryError``, e.g. under ``ulimit -v``)
+74    an operating-system error (``OSError``: disk full, permission denied, ...)
+75    the run could not finish (:class:`~attnspec.errors.RunFailed`); run it again to resume
+130   interrupted (Ctrl-C); 143: terminated (SIGTERM). Finished trials are kept in the cache.
+====  ==========================================================================================
+
+Any other exception is a bug and keeps its traceback. Requested files are written before the
+results are printed, so a closed or full stdout loses nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .commands import COMMANDS
+from .errors import InvalidInput, RunFailed
+
+EXIT_INVALID, EXIT_MEMORY, EXIT_OS, EXIT_FAILED = 2, 71, 74, 75
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, status 2, as for a ValueError
-        self.exit(2, f"attnspec: error: {message}\n")
+    def error(self, message: str):  # one line, status 2, as for InvalidInput
+        self.exit(EXIT_INVALID, f"attnspec: error: {message}\n")
+
+
+class Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so that temporary files are removed on the way out."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,18 +49,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminate(signum, frame):
+    raise Terminated
+
+
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` while the block runs (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _discard_stdout() -> None:
+    """Flush stdout; if it is closed or full, point it at /dev/null so that exit does not fail again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # not a real file (e.g. captured by a test)
+            pass
+
+
+def _fail(command: str, message: str, status: int) -> int:
+    print(f"attnspec {command}: {message}", file=sys.stderr)
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    name = args.command
     try:
-        return args.run(args) or 0
-    except ValueError as exc:
-        print(f"attnspec {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # output piped into e.g. `head`
+        with sigterm_raises():
+            status = args.run(args) or 0
+            sys.stdout.flush()
+            return status
+    except InvalidInput as exc:
+        return _fail(name, f"error: {exc}", EXIT_INVALID)
+    except BrokenPipeError:  # output piped into e.g. `head`; requested files are already written
+        _discard_stdout()
         return 0
+    except OSError as exc:
+        _discard_stdout()
+        where = f": {exc.filename!r}" if exc.filename else ""
+        return _fail(name, f"system error: {exc.strerror or exc}{where}", EXIT_OS)
+    except MemoryError:
+        return _fail(name, "out of memory: try a smaller d, fewer --workers, or more memory", EXIT_MEMORY)
+    except RunFailed as exc:
+        return _fail(name, f"failed: {exc}; run the same command again to resume", EXIT_FAILED)
     except KeyboardInterrupt:
-        print(f"attnspec {args.command}: interrupted; finished trials are kept in the cache", file=sys.stderr)
-        return 130
+        return _fail(name, "interrupted; finished trials are kept in the cache", EXIT_INTERRUPTED)
+    except Terminated:
+        return _fail(name, "terminated; finished trials are kept in the cache", EXIT_TERMINATED)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .errors import InvalidInput
+
 BYTES_PER_FLOAT = 8
 #: d x d float64 arrays alive at once while one trial is reduced (S, W, A, model, M M^T, workspace).
 ARRAYS_ALIVE_PER_TRIAL = 6
@@ -28,6 +30,7 @@ class Parameter:
     high: float | None = None  # inclusive upper bound
     low_open: bool = False  # lower bound excluded
     item: type | None = None  # element type of a list parameter
+    why: str = ""  # why the range ends where it does, added to out-of-range messages
 
     @property
     def range_text(self) -> str:
@@ -52,23 +55,23 @@ class Parameter:
             try:
                 value = [self.item(part) for part in text.split(",") if part.strip()]
             except ValueError:
-                raise ValueError(
+                raise InvalidInput(
                     f"{self.name}={text!r} is not a comma-separated list of {self.item.__name__} ({self.range_text})"
                 ) from None
         else:
             try:
                 value = self.kind(text)
             except ValueError:
-                raise ValueError(f"{self.name}={text!r} is not of type {self.type_name} ({self.range_text})") from None
+                raise InvalidInput(f"{self.name}={text!r} is not of type {self.type_name} ({self.range_text})") from None
             if self.kind is int and str(value) != text.strip().lstrip("+"):
-                raise ValueError(f"{self.name}={text!r} is not of type int ({self.range_text})")
+                raise InvalidInput(f"{self.name}={text!r} is not of type int ({self.range_text})")
         return self.check(value)
 
     def check(self, value: Any) -> Any:
-        """Return ``value`` if it has the right type and lies in range, else raise ValueError."""
+        """Return ``value`` if it has the right type and lies in range, else raise InvalidInput."""
         if self.kind is list:
             if not isinstance(value, (list, tuple)) or not value:
-                raise ValueError(f"{self.name}={value!r} must be a non-empty list of {self.item.__name__}")
+                raise InvalidInput(f"{self.name}={value!r} must be a non-empty list of {self.item.__name__}")
             return [self._check_scalar(v, self.item) for v in value]
         return self._check_scalar(value, self.kind)
 
@@ -77,13 +80,14 @@ class Parameter:
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok_type = float(value), True
         if not ok_type:
-            raise ValueError(f"{self.name}={value!r} must be of type {kind.__name__} ({self.range_text})")
+            raise InvalidInput(f"{self.name}={value!r} must be of type {kind.__name__} ({self.range_text})")
         if kind is float and not math.isfinite(value):
-            raise ValueError(f"{self.name}={value!r} must be finite ({self.range_text})")
+            raise InvalidInput(f"{self.name}={value!r} must be finite ({self.range_text})")
         below = self.low is not None and (value <= self.low if self.low_open else value < self.low)
         above = self.high is not None and value > self.high
         if below or above:
-            raise ValueError(f"{self.name}={_fmt(value)} is out of range: must be {self.range_text}")
+            why = f" ({self.why})" if self.why else ""
+            raise InvalidInput(f"{self.name}={value!r} is out of range: must be {self.range_text}{why}")
         return value
 
 
@@ -91,11 +95,17 @@ def _fmt(x: float) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
+#: Largest beta: theta1 = e^{beta^2} - 1 stays below sqrt(max float / 2), so theta1^2 (the law's
+#: variance) and E[Q_n(beta chi)^2] <= 2 e^{2 beta^2} are finite floats (the bound is at 18.82).
+BETA_MAX = 18.8
+_BETA_WHY = "theta1^2 = (e^(beta^2) - 1)^2 must be a finite float, which ends at beta = 18.82"
+
+
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in [
         Parameter("d", int, 1000, "matrix size d = ell = d_qk", low=2, high=20000),
-        Parameter("beta", float, 1.0, "inverse temperature of the softmax", low=0.0, high=25.0),  # theta_1 = e^{beta^2} - 1 overflows above 26.6
+        Parameter("beta", float, 1.0, "inverse temperature of the softmax", low=0.0, high=BETA_MAX, why=_BETA_WHY),
         Parameter("trials", int, 10, "independent draws of W_Q, W_K, W", low=1, high=10000),
         Parameter("seed", int, 0, "root seed; trial k uses child k of SeedSequence(seed)", low=0, high=2**32 - 1),
         Parameter("remove_top_k", int, 3, "largest squared singular values removed to form the bulk", low=0),
@@ -104,7 +114,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("hist_min", float, 0.0, "left end of the bulk histogram range", low=0.0),
         Parameter("hist_max", float, 8.0, "right end of the bulk histogram range", low=0.0, low_open=True),
         Parameter("d_values", list, [250, 500, 1000], "matrix sizes compared across d", low=2, high=20000, item=int),
-        Parameter("betas", list, [0.5, 1.0, 1.5, 2.0], "inverse temperatures compared across beta", low=0.0, high=25.0, item=float),
+        Parameter("betas", list, [0.5, 1.0, 1.5, 2.0], "inverse temperatures compared across beta", low=0.0, high=BETA_MAX, item=float, why=_BETA_WHY),
         Parameter("ell_values", list, [256, 1024, 4096], "context lengths ell of the canonical score model", low=64, high=16384, item=int),
         Parameter("spikes", int, 4, "number k of spike scores in the canonical score model", low=1, high=32),
         Parameter("bulk_max", float, 2.0, "upper end B of the bounded bulk scores, drawn uniformly in [0, B]", low=0.0, high=5.0),
@@ -141,7 +151,7 @@ class Config:
 
     Raises
     ------
-    ValueError
+    InvalidInput
         naming the parameter, its value and the valid range.
     """
 
@@ -160,9 +170,9 @@ class Config:
         for field in fields(self):
             object.__setattr__(self, field.name, PARAMETERS[field.name].check(getattr(self, field.name)))
         if self.remove_top_k >= self.d:
-            raise ValueError(f"remove_top_k={self.remove_top_k} is out of range: must be >= 0 and < d = {self.d}")
+            raise InvalidInput(f"remove_top_k={self.remove_top_k} is out of range: must be >= 0 and < d = {self.d}")
         if self.hist_min >= self.hist_max:
-            raise ValueError(f"hist_min={self.hist_min:g} is out of range: must be < hist_max = {self.hist_max:g}")
+            raise InvalidInput(f"hist_min={self.hist_min!r} is out of range: must be < hist_max = {self.hist_max!r}")
         check_memory(self.d)
 
     @property
@@ -174,7 +184,7 @@ def check_memory(d: int) -> None:
     """Refuse a matrix size whose trial would not fit in the available memory."""
     need, have = trial_memory_bytes(d), available_memory_bytes()
     if need > have:
-        raise ValueError(
+        raise InvalidInput(
             f"d={d} needs about {need / 2**30:.1f} GiB per trial but only {have / 2**30:.1f} GiB is available"
         )
 
@@ -184,6 +194,6 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for name, value in values.items():
         if name not in PARAMETERS:
-            raise ValueError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
+            raise InvalidInput(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
         out[name] = PARAMETERS[name].check(value)
     return out

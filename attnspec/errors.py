@@ -8,3 +8,7 @@ exception is a bug and keeps its traceback.
 
 class InvalidInput(ValueError):
     """A parameter, option or file given by the user is outside what can be computed."""
+
+
+class RunFailed(RuntimeError):
+    """The run stopped for a reason outside its input (a worker died repeatedly); finished work is kept."""

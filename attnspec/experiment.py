@@ -57,11 +57,16 @@ def normalizers(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
                            for k in range(trials)])
 
 
+def trial_shapes(d: int) -> dict[str, tuple[int]]:
+    """Arrays of a stored trial and their shapes: D and every rung's d squared singular values."""
+    return {name: (d,) for name in ("D", *MODEL_NAMES)}
+
+
 def trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict[str, np.ndarray]:
-    """Trial k from the disk cache, computed and stored if missing or damaged."""
+    """Trial k from the disk cache, computed and stored if missing, damaged or not valid."""
     params = {"d": d, "beta": float(beta), "c": float(c_poly), "seed": seed, "k": k}
     return cache.cached("trial", params, lambda: compute_trial(d, beta, c_poly, seed, k),
-                        expected={"D", *MODEL_NAMES})
+                        expected=trial_shapes(d))
 
 
 @dataclass

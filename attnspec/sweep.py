@@ -23,6 +23,7 @@ to the exact limit law :class:`~attnspec.theory.GaussianEquivalentLaw` (``ks_law
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import logging
@@ -35,23 +36,23 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
-from distributed import Client, LocalCluster, as_completed
+from distributed import Client, KilledWorker, LocalCluster, as_completed
+from distributed.comm import connect
 from tqdm import tqdm
 
 from . import cache
-from .config import Config, available_memory_bytes, trial_memory_bytes
-from .experiment import LadderResult, trial
 from .atomic import write_text
+from .config import Config, available_memory_bytes, trial_memory_bytes
+from .errors import InvalidInput, RunFailed
+from .experiment import LadderResult, trial, trial_shapes
 from .ladder import MODEL_NAMES, REFERENCE
 from .spectra import ks_distance, ks_to_cdf, wasserstein1
 from .theory import GaussianEquivalentLaw
 
 #: Environment variables that set the number of BLAS / OpenMP threads of a worker process.
 BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-#: Seconds to wait for an existing scheduler before giving up.
-CONNECT_TIMEOUT = 10
-#: Arrays a complete cached trial holds.
-TRIAL_ARRAYS = frozenset({"D", *MODEL_NAMES})
+#: Seconds to wait for an existing scheduler's handshake, and then again for the client, before giving up.
+CONNECT_TIMEOUT = 7
 
 _limit_law = lru_cache(maxsize=64)(GaussianEquivalentLaw.for_f)  # built once per beta
 
@@ -93,12 +94,12 @@ def make_grid(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
 
     Raises
     ------
-    ValueError
+    InvalidInput
         if a list is empty or any value is out of range (the message names parameter and value).
     """
     for name, values in (("d", d), ("beta", beta)):
         if not values:
-            raise ValueError(f"{name} must be a non-empty list")
+            raise InvalidInput(f"{name} must be a non-empty list")
     return [Config(d=di, beta=bi, trials=trials, seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
             for di in dict.fromkeys(d) for bi in dict.fromkeys(beta)]
 
@@ -110,9 +111,8 @@ def trial_entry(cfg: Config, k: int) -> Path:
 
 
 def cached_trial(cfg: Config, k: int) -> dict[str, np.ndarray] | None:
-    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or incomplete."""
-    stored = cache.load(trial_entry(cfg, k))
-    return stored if stored is not None and TRIAL_ARRAYS <= stored.keys() else None
+    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or not valid."""
+    return cache.load(trial_entry(cfg, k), trial_shapes(cfg.d))
 
 
 def check_workers(n_workers: int | None, scheduler: str | None) -> None:
@@ -120,9 +120,9 @@ def check_workers(n_workers: int | None, scheduler: str | None) -> None:
     if n_workers is None:
         return
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
-        raise ValueError(f"workers={n_workers!r} is out of range: must be an int >= 1")
+        raise InvalidInput(f"workers={n_workers!r} is out of range: must be an int >= 1")
     if scheduler is not None:
-        raise ValueError("workers applies to the embedded cluster only, not with an existing scheduler")
+        raise InvalidInput("workers applies to the embedded cluster only, not with an existing scheduler")
 
 
 def cores() -> int:
@@ -180,12 +180,42 @@ def _client(scheduler: str | None, n_workers: int) -> Iterator[Client]:
         with local_cluster(n_workers) as cluster, Client(cluster) as client:
             yield client
         return
+    check_scheduler(scheduler)
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, ValueError) as exc:
-        raise ValueError(f"scheduler={scheduler!r}: cannot connect ({exc})") from None
+        raise InvalidInput(f"scheduler={scheduler!r}: cannot connect ({exc})") from None
     with client:
         yield client
+
+
+async def _identity(address: str) -> dict:
+    comm = await connect(address, timeout=CONNECT_TIMEOUT / 2)
+    try:
+        await comm.write({"op": "identity"})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, an address that is not a Dask scheduler over TCP.
+
+    The whole handshake is bounded, not only the TCP connect: a peer that accepts the connection
+    but never answers (or answers in another protocol, e.g. HTTP) is refused. Only ``tcp://`` (and
+    the in-process ``inproc://``) are supported: ``tls://`` needs certificates, ``ucx://`` UCX.
+    """
+    scheme = address.split("://")[0] if "://" in address else "tcp"
+    if scheme not in ("tcp", "inproc"):
+        raise InvalidInput(f"scheduler={address!r}: only tcp:// addresses are supported, not {scheme}://")
+    try:
+        reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
+    except (TimeoutError, MemoryError, EOFError):  # no answer, or not the Dask protocol
+        reply = None
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"scheduler={address!r}: cannot connect ({exc})") from None
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        raise InvalidInput(f"scheduler={address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s")
 
 
 def _trial_task(cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int):
@@ -208,7 +238,12 @@ def compute_trials(tasks: list[tuple[Config, int]], client: Client,
     done = tqdm(as_completed(futures), total=len(futures), desc="sweep trials", unit="trial",
                 file=sys.stderr, disable=not progress, leave=False)
     for future in done:
-        out[futures[future]] = future.result()
+        try:
+            out[futures[future]] = future.result()
+        except KilledWorker:
+            cfg, k = tasks[futures[future]]
+            raise RunFailed(f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
+                            "(out of memory?); finished trials are kept in the cache") from None
     return out
 
 
@@ -299,8 +334,10 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
 
     Raises
     ------
-    ValueError
+    InvalidInput
         on an invalid parameter, before any work, or if ``scheduler`` cannot be reached.
+    RunFailed
+        if a worker died repeatedly on one trial; the finished trials are in the cache.
     """
     configs = make_grid(d, beta, trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
     check_workers(n_workers, scheduler)

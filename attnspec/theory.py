@@ -23,10 +23,13 @@ from numpy.polynomial import chebyshev as _cheb
 from scipy.fft import dct
 from scipy.optimize import brentq
 
+from .errors import InvalidInput
 from .nonlinearity import theta_f, theta_q
 
-#: largest beta whose theta1 = e^{beta^2} - 1 is a finite float
-BETA_MAX_F = math.sqrt(math.log(np.finfo(float).max))
+#: largest theta1: the variance theta1^2 + theta2^2 of the law is then a finite float
+THETA1_MAX = math.sqrt(np.finfo(float).max / 2)
+#: largest beta whose theta1 = e^{beta^2} - 1 is at most :data:`THETA1_MAX` (about 18.82)
+BETA_MAX_F = math.sqrt(math.log1p(THETA1_MAX))
 
 
 # --------------------------------------------------------------------------------------------
@@ -35,44 +38,45 @@ BETA_MAX_F = math.sqrt(math.log(np.finfo(float).max))
 
 
 def _real(name: str, value, range_text: str) -> float:
-    """``value`` as a finite float, else ValueError naming the parameter and the valid range."""
+    """``value`` as a finite float, else InvalidInput naming the parameter and the valid range."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise ValueError(f"{name}={value!r} must be a real number ({range_text})")
+        raise InvalidInput(f"{name}={value!r} must be a real number ({range_text})")
     value = float(value)
     if not math.isfinite(value):
-        raise ValueError(f"{name}={value!r} must be finite ({range_text})")
+        raise InvalidInput(f"{name}={value!r} must be finite ({range_text})")
     return value
 
 
 def _real_array(name: str, value, range_text: str) -> np.ndarray:
-    """``value`` as a float array of finite numbers, else ValueError naming the parameter."""
+    """``value`` as a float array of finite numbers, else InvalidInput naming the parameter."""
     try:
         if isinstance(value, (bool, str, bytes)):
             raise TypeError
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}={value!r} must be a real number or an array of them ({range_text})") from None
+        raise InvalidInput(f"{name}={value!r} must be a real number or an array of them ({range_text})") from None
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name}={value!r} must be finite ({range_text})")
+        raise InvalidInput(f"{name}={value!r} must be finite ({range_text})")
     return arr
 
 
 def _check_thetas(theta1, theta2) -> tuple[float, float]:
-    theta1 = _real("theta1", theta1, "finite and > 0")
-    if theta1 <= 0.0:
-        raise ValueError(f"theta1={theta1:g} is out of range: must be finite and > 0")
-    text = f">= 0 and <= theta1 = {theta1:g}"
+    text = f"> 0 and <= {THETA1_MAX:.4g}, so that the variance theta1^2 + theta2^2 is a finite float"
+    theta1 = _real("theta1", theta1, text)
+    if not 0.0 < theta1 <= THETA1_MAX:
+        raise InvalidInput(f"theta1={theta1!r} is out of range: must be {text}")
+    text = f">= 0 and <= theta1 = {theta1!r}"
     theta2 = _real("theta2", theta2, text)
     if not 0.0 <= theta2 <= theta1:
-        raise ValueError(f"theta2={theta2:g} is out of range: must be {text}")
+        raise InvalidInput(f"theta2={theta2!r} is out of range: must be {text}")
     return theta1, theta2
 
 
 def _check_beta(beta, high: float | None = None) -> float:
-    text = "> 0" + (f" and <= {high:.4g}" if high is not None else "")
+    text = "> 0" + (f" and <= {high!r}" if high is not None else "")
     beta = _real("beta", beta, text)
     if beta <= 0.0 or (high is not None and beta > high):
-        raise ValueError(f"beta={beta:g} is out of range: must be {text}")
+        raise InvalidInput(f"beta={beta!r} is out of range: must be {text}")
     return beta
 
 
@@ -147,7 +151,7 @@ class _SquaredSingularValueLaw:
 
     def _check_order(self, n) -> int:
         if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < 0:
-            raise ValueError(f"n={n!r} is out of range: must be an int >= 0")
+            raise InvalidInput(f"n={n!r} is out of range: must be an int >= 0")
         return int(n)
 
 
@@ -292,8 +296,8 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
         Parameters
         ----------
         beta : float
-            Inverse temperature, > 0 and at most about 26.6 (beyond it :math:`\theta_1`
-            overflows).
+            Inverse temperature, > 0 and at most :data:`BETA_MAX_F` (about 18.82; beyond it
+            :math:`\theta_1^2` overflows).
         """
         beta = _check_beta(beta, BETA_MAX_F)
         return cls(*theta_f(beta))
@@ -311,11 +315,11 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
         """
         beta = _check_beta(beta)
         if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < 2:
-            raise ValueError(f"n={n!r} is out of range: must be an int >= 2")
+            raise InvalidInput(f"n={n!r} is out of range: must be an int >= 2")
         try:
             theta = theta_q(beta, int(n))
         except OverflowError:
-            raise ValueError(f"beta={beta:g} is out of range for n={n}: theta^Q overflows") from None
+            raise InvalidInput(f"beta={beta!r} is out of range for n={n}: theta^Q overflows") from None
         return cls(*theta)
 
     def __repr__(self) -> str:
@@ -555,7 +559,7 @@ class MarchenkoPastur(_SquaredSingularValueLaw):
     def __init__(self, scale: float) -> None:
         scale = _real("scale", scale, "finite and > 0")
         if scale <= 0.0:
-            raise ValueError(f"scale={scale:g} is out of range: must be finite and > 0")
+            raise InvalidInput(f"scale={scale!r} is out of range: must be finite and > 0")
         self.scale = scale
         self.edge = 4.0 * scale
 
@@ -672,10 +676,10 @@ def normalizer_std(beta, d):
     """
     b = _real_array("beta", beta, "finite and >= 0")
     if np.any(b < 0):
-        raise ValueError(f"beta={beta!r} is out of range: must be finite and >= 0")
+        raise InvalidInput(f"beta={beta!r} is out of range: must be finite and >= 0")
     dd = _real_array("d", d, "finite and > 0")
     if np.any(dd <= 0):
-        raise ValueError(f"d={d!r} is out of range: must be finite and > 0")
+        raise InvalidInput(f"d={d!r} is out of range: must be finite and > 0")
     with np.errstate(over="ignore"):
         out = np.sqrt((np.expm1(b**2) + 0.5 * b**4) / dd)
     return float(out) if out.ndim == 0 else out

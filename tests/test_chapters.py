@@ -111,7 +111,7 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
     (["setup", "-p", "bogus", "1"], "has no parameter 'bogus'"),
     (["setup", "-p", "d", "2.5"], "d='2.5' is not of type int"),
     (["setup", "-p", "d", "1"], "d=1 is out of range"),
-    (["setup", "-p", "beta", "-1"], "beta=-1 is out of range"),
+    (["setup", "-p", "beta", "-1"], "beta=-1.0 is out of range"),
     (["rank-one-mode", "-p", "d_values", "250,x"], "d_values"),
 ])
 def test_run_rejects_bad_input_before_running(args, message, tmp_path, capsys):

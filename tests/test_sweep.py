@@ -155,7 +155,7 @@ def test_workers_get_one_blas_thread_each():
     (["--d", "1"], "d=1 is out of range"),
     (["--d", "64,abc"], "d='abc' is not of type int"),
     (["--d", ""], "d='' must be a non-empty"),
-    (["--beta", "0.5,-1"], "beta=-1 is out of range"),
+    (["--beta", "0.5,-1"], "beta=-1.0 is out of range"),
     (["--beta", "nan"], "beta=nan must be finite"),
     (["--trials", "0"], "trials=0 is out of range"),
     (["--remove-top-k", "64"], "remove_top_k=64 is out of range"),
@@ -242,3 +242,83 @@ def test_to_csv_round_trips_exactly(tmp_path):
     to_csv(table, tmp_path / "t.csv")
     rows = read_csv(tmp_path / "t.csv")
     assert [float(r["x"]) for r in rows] == table["x"].tolist() and rows[1]["model"] == "Y_f"
+
+
+# ---- issue 12, item 10: a bounded connection to the scheduler, one line for every failure ----
+
+
+def sweep_subprocess(tmp_path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "attnspec.cli", "sweep", "--d", "50", "--beta", "1", "--trials", "1",
+                           "--out", str(tmp_path / "o.csv"), *args], capture_output=True, text=True, timeout=timeout)
+
+
+@contextlib.contextmanager
+def http_server():
+    """An HTTP server: it accepts the connection, then waits for a request line that never comes."""
+    import http.server
+    import threading
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def http_answering_peer():
+    """A peer that answers every connection at once with an HTTP response, then keeps it open."""
+    import threading
+    listener = socket.create_server(("127.0.0.1", 0))
+    conns = []
+
+    def serve():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conns.append(conn)
+                conn.sendall(b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for conn in conns:
+            conn.close()
+
+
+@pytest.mark.parametrize("peer", [http_server, http_answering_peer])
+def test_scheduler_that_never_answers_is_one_line(peer, tmp_path):
+    with peer() as address:
+        done = sweep_subprocess(tmp_path, "--scheduler", address, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and f"scheduler={address!r}" in done.stderr, done.stderr
+    assert not (tmp_path / "o.csv").exists()
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "ucx://127.0.0.1:1"])
+def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
+    assert cli("--d", "50", "--beta", "1", "--trials", "1", "--out", str(tmp_path / "o.csv"),
+               "--scheduler", address) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "only tcp:// addresses are supported" in err
+
+
+def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path):
+    import dask
+    # d = 6000 needs far more than the workers' 400 MB: its worker is killed, and with no retries
+    # the task fails at once; d = 48 finishes on the other worker.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="400MB", dashboard_address=None,
+                         silence_logs=50) as cluster:
+        done = subprocess.run([sys.executable, "-m", "attnspec.cli", "sweep", "--d", "48,6000", "--beta", "1",
+                               "--trials", "1", "--out", str(tmp_path / "o.csv"),
+                               "--scheduler", cluster.scheduler_address],
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 75, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("attnspec sweep: failed: the worker running trial 0 of d=6000, beta=1.0 died")
+    assert "Traceback" not in done.stderr and not (tmp_path / "o.csv").exists()
+    assert cached_trial(make_grid([48], [1.0], 1)[0], 0) is not None  # the finished trial is kept

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
+from attnspec.errors import InvalidInput
 from attnspec.nonlinearity import theta_f, theta_q
 from attnspec.theory import GaussianEquivalentLaw, MarchenkoPastur, normalizer_std
 
@@ -256,7 +257,7 @@ def test_invalid_theta(args, name, text):
 
 
 def test_invalid_constructor_arguments():
-    with pytest.raises(ValueError, match="beta=0 .*> 0"):
+    with pytest.raises(InvalidInput, match="beta=0.0 .*> 0"):
         GaussianEquivalentLaw.for_f(0.0)
     with pytest.raises(ValueError, match="beta=30"):
         GaussianEquivalentLaw.for_f(30.0)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 
+import numpy as np
+
+from ..atomic import check_writable, write_json
 from ..config import PARAMETERS, Config
 from ..experiment import run_ladder
-from ..atomic import check_writable, write_json
 from ..ladder import MODEL_NAMES, REFERENCE
 
 OPTIONS = ["d", "beta", "trials", "seed", "remove_top_k", "c_poly"]
@@ -21,7 +24,7 @@ def add_parameter_options(parser: argparse.ArgumentParser, names: list[str]) -> 
 
 
 def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
-    """Parse each option's text (or keep its default); raises ValueError naming the parameter."""
+    """Parse each option's text (or keep its default); raises InvalidInput naming the parameter."""
     values = {}
     for name in names:
         raw = getattr(args, name)
@@ -32,7 +35,9 @@ def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
 def add_parser(sub) -> None:
     parser = sub.add_parser("ladder", help="run the seven-model ladder and print its diagnostics")
     add_parameter_options(parser, OPTIONS)
-    parser.add_argument("--json", metavar="PATH", help="also write the summary as JSON to PATH")
+    parser.add_argument("--json", metavar="PATH",
+                        help="also write the summary as JSON to PATH (written before anything is printed); "
+                        "an L1 distance is null when a bulk has no values inside the histogram range")
     parser.set_defaults(run=run)
 
 
@@ -56,12 +61,22 @@ def format_summary(s: dict) -> str:
     return "\n".join(lines)
 
 
+def finite_or_null(value):
+    """``value`` with every non-finite float replaced by None (JSON null), recursively."""
+    if isinstance(value, dict):
+        return {k: finite_or_null(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite_or_null(v) for v in value]
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 def run(args: argparse.Namespace) -> int:
     cfg = Config(**parse_parameters(args, OPTIONS))
-    if args.json:
+    if args.json is not None:
         check_writable(args.json)
-    summary = run_ladder(cfg, progress=True).summary()
+    with np.errstate(invalid="ignore"):  # an empty histogram range gives an undefined (NaN) L1 distance
+        summary = run_ladder(cfg, progress=True).summary()
+    if args.json is not None:
+        write_json(args.json, finite_or_null(summary))
     print(format_summary(summary))
-    if args.json:
-        write_json(args.json, summary)
     return 0

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..config import PARAMETERS
 from ..atomic import check_writable, write_json
+from ..config import PARAMETERS
+from ..errors import InvalidInput
 from ..theory import GaussianEquivalentLaw, MarchenkoPastur
 
 #: fractions of the edge at which the law is evaluated when --at is not given (4 significant digits)
@@ -39,21 +40,21 @@ def _parse_float(name: str, text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"{name}={text!r} is not of type float") from None
+        raise InvalidInput(f"{name}={text!r} is not of type float") from None
 
 
 def parse_points(text: str) -> list[float]:
     """Parse ``--at``: a non-empty comma-separated list of finite floats."""
     parts = [part.strip() for part in text.split(",") if part.strip()]
     if not parts:
-        raise ValueError(f"at={text!r} must be a non-empty comma-separated list of float")
+        raise InvalidInput(f"at={text!r} must be a non-empty comma-separated list of float")
     try:
         points = [float(part) for part in parts]
     except ValueError:
-        raise ValueError(f"at={text!r} is not a comma-separated list of float") from None
+        raise InvalidInput(f"at={text!r} is not a comma-separated list of float") from None
     bad = [p for p in points if not math.isfinite(p)]
     if bad:
-        raise ValueError(f"at={text!r}: every point must be finite (got {bad[0]!r})")
+        raise InvalidInput(f"at={text!r}: every point must be finite (got {bad[0]!r})")
     return points
 
 
@@ -61,11 +62,11 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     """The law from ``--beta`` or from ``--theta1``/``--theta2`` (both or neither), and its origin."""
     beta = PARAMETERS["beta"].parse(args.beta)
     if (args.theta1 is None) != (args.theta2 is None):
-        raise ValueError("--theta1 and --theta2 must be given together (or neither, to use beta)")
+        raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
     if args.theta1 is not None:
         law = GaussianEquivalentLaw(_parse_float("theta1", args.theta1), _parse_float("theta2", args.theta2))
         return law, "given"
-    return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta:g}"
+    return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta!r}"
 
 
 def summary(law: GaussianEquivalentLaw, points: list[float]) -> dict:
@@ -109,12 +110,12 @@ def format_summary(s: dict, origin: str) -> str:
 def run(args: argparse.Namespace) -> int:
     points = parse_points(args.at) if args.at is not None else None
     law, origin = build_law(args)
-    if args.json:
+    if args.json is not None:
         check_writable(args.json)
     if points is None:
         points = [float(f"{law.edge * frac:.4g}") for frac in DEFAULT_FRACTIONS]
     s = summary(law, points)
-    print(format_summary(s, origin))
-    if args.json:
+    if args.json is not None:
         write_json(args.json, s)
+    print(format_summary(s, origin))
     return 0

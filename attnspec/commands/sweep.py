@@ -6,9 +6,10 @@ import argparse
 import signal
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
+from ..atomic import check_writable
 from ..config import PARAMETERS
+from ..errors import InvalidInput
 from ..ladder import REFERENCE
 from ..sweep import DISTANCES, SweepResult, check_workers, make_grid, run_sweep, to_csv
 from .ladder import add_parameter_options, parse_parameters
@@ -38,7 +39,7 @@ def parse_list(name: str, text: str) -> list:
     """Parse a comma-separated option, checking every value with ``PARAMETERS[name]``."""
     parts = text.split(",")
     if not text.strip():
-        raise ValueError(f"{name}={text!r} must be a non-empty comma-separated list")
+        raise InvalidInput(f"{name}={text!r} must be a non-empty comma-separated list")
     return [PARAMETERS[name].parse(part.strip()) for part in parts]
 
 
@@ -49,16 +50,7 @@ def parse_workers(text: str | None) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"workers={text!r} is not of type int") from None
-
-
-def check_out(path: str) -> None:
-    """Raise ValueError before any work if ``path`` cannot be written as a file."""
-    out = Path(path)
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {path}: folder {out.parent} does not exist")
-    if out.is_dir():
-        raise ValueError(f"--out {path}: is a folder, not a file")
+        raise InvalidInput(f"workers={text!r} is not of type int") from None
 
 
 def format_pooled(result: SweepResult) -> str:
@@ -93,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     workers = parse_workers(args.workers)
     make_grid(**lists, **params)
     check_workers(workers, args.scheduler)
-    check_out(args.out)
+    check_writable(args.out, "--out")
     with interrupt_guard() as interrupted:
         result = run_sweep(**lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True)
     if interrupted():  # Dask may swallow the KeyboardInterrupt while it waits; the flag does not

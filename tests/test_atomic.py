@@ -1,0 +1,161 @@
+"""Output files (issue 12, items 1-4): special files at the target, modes, unwritable destinations,
+closed or full stdout. Every test runs the real command on temporary folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attnspec.atomic import atomic_path, check_writable
+from attnspec.errors import InvalidInput
+
+LAW = ["law", "--beta", "1"]
+
+
+def attnspec(*args: str, cwd: Path, stdout=subprocess.PIPE, env: dict | None = None,
+             timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+    """Run ``python -m attnspec.cli ARGS`` in ``cwd`` (the test's cache folder is inherited)."""
+    return subprocess.run([sys.executable, "-m", "attnspec.cli", *args], cwd=cwd, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, **kwargs)
+
+
+def one_line(stderr: str, fragment: str) -> None:
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr and fragment in stderr, stderr
+
+
+def strict_json(path: Path):
+    def refuse(name):
+        raise ValueError(f"not strict JSON: {name}")
+    return json.loads(path.read_text(), parse_constant=refuse)
+
+
+@pytest.fixture
+def mounted(tmp_path):
+    """``mounted(options)``: a fresh tmpfs folder mounted with ``options``, unmounted after the test."""
+    points = []
+
+    def mount(options: str) -> Path:
+        point = tmp_path / f"mnt{len(points)}"
+        point.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True)
+        if done.returncode:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr!r}")
+        points.append(point)
+        return point
+
+    yield mount
+    for point in points:
+        subprocess.run(["umount", str(point)], check=False)
+
+
+# ---- 1. whatever sits at the target ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["char device", "fifo"])
+def test_special_file_at_the_target_is_refused_and_kept(tmp_path, kind):
+    target = tmp_path / "x"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        os.mknod(target, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a /dev/null node, in a tmp folder
+    done = attnspec(*LAW, "--json", "x", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    one_line(done.stderr, "not a regular file")
+    mode = os.lstat(target).st_mode
+    assert (stat.S_ISFIFO if kind == "fifo" else stat.S_ISCHR)(mode)
+
+
+def test_symlink_to_a_regular_file_is_written_through_and_kept(tmp_path):
+    (tmp_path / "real.json").write_text("old\n")
+    (tmp_path / "link.json").symlink_to("real.json")
+    done = attnspec(*LAW, "--json", "link.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "link.json").is_symlink()
+    assert strict_json(tmp_path / "real.json")["theta2"] == 1.0
+
+
+def test_atomic_path_refuses_a_special_file(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(InvalidInput, match="not a regular file"), atomic_path(tmp_path / "fifo"):
+        pass
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo").st_mode)
+
+
+# ---- 2. modes ----------------------------------------------------------------------------------
+
+
+def test_replaced_file_keeps_its_mode(tmp_path):
+    (tmp_path / "l.json").write_text("{}\n")
+    os.chmod(tmp_path / "l.json", 0o600)
+    assert attnspec(*LAW, "--json", "l.json", cwd=tmp_path).returncode == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "l.json").st_mode) == 0o600
+
+
+def test_new_file_respects_the_umask(tmp_path):
+    assert attnspec(*LAW, "--json", "l.json", cwd=tmp_path, umask=0o077).returncode == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "l.json").st_mode) == 0o600
+    assert attnspec(*LAW, "--json", "m.json", cwd=tmp_path, umask=0o002).returncode == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "m.json").st_mode) == 0o664
+
+
+# ---- 3. unwritable destinations are refused before any work -----------------------------------
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["ladder", "--d", "24", "--trials", "1", "--json"], "--json"),
+    (["law", "--beta", "1", "--json"], "--json"),
+    (["sweep", "--d", "24", "--beta", "1", "--trials", "1", "--workers", "1", "--out"], "--out"),
+])
+def test_read_only_destination_is_refused_before_work(argv, option, tmp_path, cache_dir, mounted):
+    read_only = mounted("ro,size=1m")
+    done = attnspec(*argv, str(read_only / "out"), cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    one_line(done.stderr, f"{option} ")
+    assert "cannot write" in done.stderr and not cache_dir.exists()  # nothing was computed
+
+
+@pytest.mark.parametrize("path, fragment", [("", "must be the path of a file"),
+                                            ("newdir/", "must be the path of a file")])
+def test_empty_path_or_folder_path_is_bad_input(path, fragment, tmp_path):
+    done = attnspec(*LAW, "--json", path, cwd=tmp_path)
+    assert done.returncode == 2
+    one_line(done.stderr, fragment)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_writable_refuses_a_folder(tmp_path):
+    with pytest.raises(InvalidInput, match="is a folder"):
+        check_writable(tmp_path)
+
+
+# ---- 4. files first, then stdout ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_closed_stdout_loses_no_file(tmp_path, unbuffered):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as in `attnspec ... | true`
+    try:
+        done = attnspec(*LAW, "--json", "l.json", cwd=tmp_path, stdout=write_end,
+                        env={"PYTHONUNBUFFERED": unbuffered})
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0 and done.stderr == ""
+    assert strict_json(tmp_path / "l.json")["theta1"] > 0
+
+
+def test_full_stdout_is_one_line_and_loses_no_file(tmp_path):
+    full = tmp_path / "full"
+    os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # a /dev/full node, in a tmp folder
+    with open(full, "w") as out:
+        done = attnspec(*LAW, "--json", "l.json", cwd=tmp_path, stdout=out)
+    assert done.returncode == 74
+    one_line(done.stderr, "system error: No space left on device")
+    assert strict_json(tmp_path / "l.json")["theta1"] > 0
