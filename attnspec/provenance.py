@@ -182,6 +182,7 @@ class Diff:
     chapter: str
     values: tuple[ValueChange, ...]
     claims: tuple[ClaimChange, ...]
+    claims_compared: bool = True  # False when one side recorded no claims at all
 
     @property
     def changed(self) -> tuple[ValueChange, ...]:
@@ -224,6 +225,8 @@ def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
                                _rel_change(va.get(k), vb.get(k))) for k in keys)
     changes = []
     ca, cb = a["claims"], b["claims"]
+    if bool(ca) != bool(cb):
+        return Diff(a["chapter"], values, (), claims_compared=False)
     for i in range(max(len(ca), len(cb))):
         x, y = (ca[i] if i < len(ca) else None), (cb[i] if i < len(cb) else None)
         hx, hy = (x["holds"] if x else None), (y["holds"] if y else None)
@@ -263,7 +266,9 @@ def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published")
         lines.insert(2, "  ".join("-" * w for w in widths))
     unchanged = len(result.values) - len(result.changed)
     lines.append(f"{unchanged} values unchanged")
-    if result.claims:
+    if not result.claims_compared:
+        lines.append(f"claims not compared: only one of {a_name} and {b_name} recorded its claims")
+    elif result.claims:
         lines.append(f"{len(result.claims)} claims changed verdict ({b_name} -> {a_name}):")
         lines += [f"  {_verdict(c.b)} -> {_verdict(c.a)}  {_short(c.claim, 100)}" for c in result.claims]
     else:
