@@ -33,6 +33,11 @@ book: install
 notebooks: install
 	$(BIN)/python -m attnspec.chapters execute
 
+# The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
+.PHONY: pdf
+pdf: install browser
+	$(BIN)/python -m attnspec.pdf
+
 test: install browser book
 	$(BIN)/pytest $(NBVAL) --ignore-glob='book/chapters/.*' tests book/chapters
 

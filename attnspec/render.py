@@ -139,8 +139,8 @@ def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
     Written atomically to ``target`` (default: the notebook's name with ``.html``); the temporary
     book lives in a hidden folder beside it and is removed in any case.
     """
+    target = Path(target) if target else Path(notebook).with_suffix(".html")
     notebook = Path(notebook).resolve()
-    target = Path(target) if target else notebook.with_suffix(".html")
     nb = nbformat.read(notebook, as_version=4)
     meta = nb.metadata.get("attnspec", {})
     name = meta.get("chapter") or notebook.stem
