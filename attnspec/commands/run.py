@@ -9,6 +9,7 @@ Ctrl-C or SIGTERM stops with one line and status 130 or 143, leaving no partial 
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 from contextlib import contextmanager
@@ -37,6 +38,8 @@ def interrupts():
     def handler(signum, frame):
         first = not seen
         seen.append(signum)
+        # the kernel gets the signal too: what papermill, nbclient and asyncio log about its death is noise
+        logging.disable(logging.CRITICAL)
         if first:
             raise Interrupted(signum)
 
