@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import ast
 import logging
-import shutil
+import os
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,8 @@ import jupytext
 import nbformat
 import yaml
 
-from .atomic import atomic_path
+from . import cleanup
+from .atomic import write_json
 from .config import PARAMETERS, Config, validate
 from .errors import InvalidInput
 
@@ -227,11 +227,11 @@ def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def _kernel_manager_class(work: Path, started: list):
+def _kernel_manager_class(work: Path):
     """A kernel manager that keeps the kernel's connection file in ``work`` and its log off the terminal.
 
     The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
-    errors in cells still reach the notebook. Every manager created is appended to ``started``.
+    errors in cells still reach the notebook. Every manager is registered with :mod:`attnspec.cleanup`.
     """
     from jupyter_client.manager import AsyncKernelManager
 
@@ -239,7 +239,7 @@ def _kernel_manager_class(work: Path, started: list):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             self.connection_file = str(work / "kernel.json")
-            started.append(self)
+            cleanup.track_kernel(self)
 
         async def start_kernel(self, **kwargs):
             kwargs.setdefault("stdout", subprocess.DEVNULL)
@@ -249,29 +249,31 @@ def _kernel_manager_class(work: Path, started: list):
     return QuietKernelManager
 
 
-def _shutdown(managers: list) -> None:
+def _shutdown() -> None:
     """Stop every kernel still running (after an interrupt during start-up or execution)."""
     from jupyter_client.utils import run_sync
 
-    for km in managers:
+    for km in cleanup.kernels():
         try:
             if km.has_kernel:
                 run_sync(km.shutdown_kernel)(now=True)
             run_sync(km.cleanup_resources)()
         except Exception:  # the kernel is already gone
             pass
+        cleanup.untrack_kernel(km)
 
 
 def execute(name: str, parameters: dict[str, Any] | None, output: Path, cwd: Path | None = None) -> Path:
     """Execute chapter ``name`` with papermill; write the notebook and its results file, atomically.
 
     ``parameters`` are the overrides (checked by :meth:`Chapter.resolve` before the kernel starts).
-    Everything temporary lives in a hidden folder inside ``output``'s folder, removed in any case:
-    a failed or interrupted run leaves nothing behind, neither there nor in the system's temporary
-    folder. The notebook's metadata ``attnspec`` records the parameters and the versions it ran
-    with; ``CHAPTER.results.json`` beside it holds every glued value and claim
-    (:func:`attnspec.provenance.write_results`). The kernel runs in ``cwd`` (default: ``output``'s
-    folder) and logs nothing to the terminal.
+    Everything temporary lives in a hidden folder inside ``output``'s folder (registered with
+    :mod:`attnspec.cleanup`), removed in any case; the notebook and ``CHAPTER.results.json`` are
+    moved into place whole (:func:`os.replace`). A failed or interrupted run leaves nothing partial,
+    neither there nor in the system's temporary folder. The notebook's metadata ``attnspec``
+    records the parameters and the versions it ran with; the results file holds every glued value
+    and claim (:func:`attnspec.provenance.results`). The kernel runs in ``cwd`` (default:
+    ``output``'s folder) and logs nothing to the terminal.
     """
     import papermill
 
@@ -281,30 +283,29 @@ def execute(name: str, parameters: dict[str, Any] | None, output: Path, cwd: Pat
     values = chap.resolve(parameters)
     output = Path(output).resolve()
     output.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(dir=output.parent, prefix=f".{name}-", suffix=".tmp"))
-    try:
+    with cleanup.temporary_folder(output.parent, f".{name}-") as work:
         tmp_in, tmp_out = work / "input.ipynb", work / "output.ipynb"
         nbformat.write(read_source(name), tmp_in)
         quiet = [logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")]
         levels = [log.level for log in quiet]
-        started: list = []
         for log in quiet:
             log.setLevel(logging.ERROR)
         try:
             papermill.execute_notebook(str(tmp_in), str(tmp_out), parameters=parameters or {},
                                        cwd=str(cwd or output.parent), progress_bar=False, kernel_name="python3",
-                                       log_output=False, kernel_manager_class=_kernel_manager_class(work, started))
+                                       log_output=False, kernel_manager_class=_kernel_manager_class(work))
         finally:
-            _shutdown(started)
+            _shutdown()
             for log, level in zip(quiet, levels):
                 log.setLevel(level)
         nb = strip_volatile_metadata(nbformat.read(tmp_out, as_version=4))
         nb.metadata["attnspec"] = provenance.notebook_metadata(name, values)
-        with atomic_path(output) as tmp:
-            nbformat.write(nb, tmp)
-        provenance.write_results(output, name, values, nb)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        nbformat.write(nb, work / "final.ipynb")
+        write_json(work / "final.json", provenance.results(name, values, nb))
+        os.chmod(work / "final.ipynb", 0o644)
+        os.chmod(work / "final.json", 0o644)
+        os.replace(work / "final.ipynb", output)
+        os.replace(work / "final.json", provenance.results_path(output))
     return output
 
 

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import base64
 import mimetypes
+import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import nbformat
 import yaml
 
-from .atomic import write_text
+from . import cleanup
 from .chapters import BIBLIOGRAPHY, DATA, chapter
 from .errors import InvalidInput
 from .report import markdown_table
@@ -43,7 +42,7 @@ def preface(name: str, parameters: dict, results_file: Path | None) -> str:
     order = list(defaults) + [k for k in parameters if k not in defaults]
     rows = [[f"`{k}`", _value(parameters[k]), _value(defaults.get(k, "–")),
              "" if parameters[k] == defaults.get(k) else "changed"] for k in order if k in parameters]
-    text = [f"```{{admonition}} Re-run of this chapter\n:class: important\n",
+    text = ["```{admonition} Re-run of this chapter\n:class: important\n",
             "This page shows the chapter re-executed with the parameters below; every number in the prose "
             "and every figure comes from this run.\n",
             markdown_table(["parameter", "this run", "published", ""], rows), ""]
@@ -146,8 +145,7 @@ def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
     name = meta.get("chapter") or notebook.stem
     results_file = notebook.with_name(f"{notebook.stem}.results.json")
     parameters = meta.get("parameters") or chapter(name).defaults
-    work = Path(tempfile.mkdtemp(dir=target.resolve().parent, prefix=f".{name}-html-", suffix=".tmp"))
-    try:
+    with cleanup.temporary_folder(target.resolve().parent, f".{name}-html-") as work:
         opening = preface(name, parameters, results_file if results_file.is_file() else None)
         first = next(c for c in nb.cells if c.cell_type == "markdown")
         title, _, rest = first.source.partition("\n")  # the page opens with the run: right below the title
@@ -159,12 +157,12 @@ def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
             shutil.copy2(BIBLIOGRAPHY, work / "references.bib")
         (work / "_config.yml").write_text(yaml.safe_dump(_config(work), sort_keys=False))
         (work / "_toc.yml").write_text(yaml.safe_dump({"format": "jb-article", "root": name}))
-        done = subprocess.run([sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-                               "build", str(work), "--all", "--quiet"], capture_output=True, text=True)
+        done = cleanup.run([sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+                            "build", str(work), "--all", "--quiet"])
         page = work / "_build" / "html" / f"{name}.html"
         if done.returncode != 0 or not page.is_file():
             raise RuntimeError(f"rendering {name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-        write_text(target, inline(page))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        (work / "final.html").write_text(inline(page))
+        os.chmod(work / "final.html", 0o644)
+        os.replace(work / "final.html", target)
     return target

@@ -11,8 +11,9 @@ import time
 import pytest
 
 
+@pytest.mark.parametrize("delay", [0.0, 3.0])  # during the kernel's start-up, during execution
 @pytest.mark.parametrize("signum, status, name", [(signal.SIGINT, 130, "Ctrl-C"), (signal.SIGTERM, 143, "SIGTERM")])
-def test_interrupted_run_leaves_nothing(signum, status, name, tmp_path):
+def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
     out = tmp_path / "runs"
     scratch = tmp_path / "tmp"  # the run's system temporary folder, to check it too
     scratch.mkdir()
@@ -25,9 +26,9 @@ def test_interrupted_run_leaves_nothing(signum, status, name, tmp_path):
     while not list(out.glob(".ladder-*/kernel.json")) and proc.poll() is None and time.time() < deadline:
         time.sleep(0.1)
     assert proc.poll() is None, proc.communicate()
-    time.sleep(2)
+    time.sleep(delay)
     os.killpg(proc.pid, signum)  # as a terminal does: the whole process group, kernel included
-    stdout, stderr = proc.communicate(timeout=120)
+    _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == status, stderr
     assert stderr.strip() == f"attnspec run: interrupted ({name}); nothing written"
     assert [p for p in out.rglob("*")] == []

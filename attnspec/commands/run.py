@@ -10,42 +10,38 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from .. import cleanup
 from ..chapters import chapter, execute
-
-
-class Interrupted(KeyboardInterrupt):
-    """Raised in the main thread when SIGINT or SIGTERM arrives; remembers which signal."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
+from ..errors import InvalidInput
 
 
 @contextmanager
-def interrupts():
-    """Turn SIGINT and SIGTERM into :class:`Interrupted`; yield a list that receives the signals seen.
+def interrupts(written: list[Path]):
+    """On SIGINT or SIGTERM: stop the kernels, remove every temporary folder, print one line, exit 128 + signal.
 
-    A Ctrl-C in a terminal also reaches the kernel, whose failing cell may surface as another
-    exception first: the caller treats any exception as an interrupt once a signal was seen.
+    Results are moved into place whole (:func:`os.replace`), so stopping at any instant leaves only
+    whole files; ``written`` lists them for the message.
     """
-    seen: list[int] = []
 
     def handler(signum, frame):
-        first = not seen
-        seen.append(signum)
-        # the kernel gets the signal too: what papermill, nbclient and asyncio log about its death is noise
-        logging.disable(logging.CRITICAL)
-        if first:
-            raise Interrupted(signum)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        logging.disable(logging.CRITICAL)  # the kernel gets the signal too: its death is expected
+        cleanup.now()
+        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+        kept = f"kept {', '.join(p.name for p in written)}; no partial file" if written else "nothing written"
+        print(f"attnspec run: interrupted ({name}); {kept}", file=sys.stderr, flush=True)
+        os._exit(128 + signum)
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield seen
+        yield
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
@@ -64,44 +60,21 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with interrupts() as seen:
-        try:
-            return _run(args, seen)
-        except Interrupted as exc:  # before anything was written
-            return _interrupted(exc.signum)
-
-
-def _interrupted(signum: int) -> int:
-    name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
-    print(f"attnspec run: interrupted ({name}); nothing written", file=sys.stderr)
-    return 128 + signum
-
-
-def _run(args: argparse.Namespace, seen: list[int]) -> int:
-    chap = chapter(args.chapter)
-    overrides = chap.parse_parameters(args.parameter)
-    chap.resolve(overrides)  # every rule between parameters, before a kernel starts
-    out_dir = Path(args.output)
-    if out_dir.exists() and not out_dir.is_dir():
-        from ..errors import InvalidInput
-
-        raise InvalidInput(f"--output {out_dir}: is a file, not a folder")
-    notebook = out_dir / f"{chap.name}.ipynb"
     written: list[Path] = []
-    try:
+    with interrupts(written):
+        chap = chapter(args.chapter)
+        overrides = chap.parse_parameters(args.parameter)
+        chap.resolve(overrides)  # every rule between parameters, before a kernel starts
+        out_dir = Path(args.output)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise InvalidInput(f"--output {out_dir}: is a file, not a folder")
         out_dir.mkdir(parents=True, exist_ok=True)
-        execute(chap.name, overrides, notebook)
-        written += [notebook, notebook.with_name(f"{chap.name}.results.json")]
+        notebook = execute(chap.name, overrides, out_dir / f"{chap.name}.ipynb")
+        written += [out_dir / notebook.name, out_dir / f"{chap.name}.results.json"]
         if args.html:
             from ..render import render_html
 
-            written.append(render_html(notebook))
-    except BaseException:
-        if not seen:
-            raise
-        for path in written:  # an interrupted run leaves nothing behind
-            path.unlink(missing_ok=True)
-        return _interrupted(seen[0])
+            written.append(render_html(out_dir / notebook.name))
     for path in written:
         print(f"wrote {path}")
     return 0
