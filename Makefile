@@ -37,6 +37,7 @@ notebooks: install
 .PHONY: pdf
 pdf: install browser
 	$(BIN)/python -m attnspec.pdf
+	$(BIN)/pytest -q -p no:cacheprovider tests/test_pdf.py
 
 test: install browser book
 	$(BIN)/pytest $(NBVAL) --ignore-glob='book/chapters/.*' tests book/chapters
