@@ -324,7 +324,7 @@ def main(argv: list[str]) -> int:
             notebook = EXECUTED / f"{name}.ipynb"
             nb = nbformat.read(notebook, as_version=4)
             values = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
-            print(f"wrote {provenance.write_results(notebook, name, values, nb)}", flush=True)
+            print(f"wrote {provenance.write_results(notebook, name, values, nb, stored=True)}", flush=True)
     return 0
 
 

@@ -85,14 +85,38 @@ def _json_value(value) -> Any:
     return value.text
 
 
-def results(chapter: str, parameters: dict[str, Any], nb: nbformat.NotebookNode) -> dict[str, Any]:
-    """The results record of an executed notebook (see the module docstring)."""
+def last_commit_of(path: Path, root: Path = CHECKOUT) -> tuple[str, str] | tuple[None, None]:
+    """The last commit that changed ``path`` and its UTC time, or (None, None) outside a checkout."""
+    if not (root / ".git").exists():
+        return None, None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%H %ct", "--", str(Path(path).resolve())],
+                             capture_output=True, text=True, timeout=10, check=True).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    if len(out) != 2:
+        return None, None
+    when = datetime.fromtimestamp(int(out[1]), timezone.utc).isoformat(timespec="seconds")
+    return out[0], when
+
+
+def results(chapter: str, parameters: dict[str, Any], nb: nbformat.NotebookNode,
+            stored: Path | None = None) -> dict[str, Any]:
+    """The results record of an executed notebook (see the module docstring).
+
+    With ``stored`` (the path of a committed notebook), the record is derived from that notebook
+    without executing it: commit and time are those of the last commit that changed it.
+    """
     values = [{"key": v.key, "kind": v.kind, "value": _json_value(v), "text": v.text}
               for v in glued_values(nb).values()]
     recorded = nb.metadata.get("attnspec", {}).get("versions") or versions()
+    if stored is not None:
+        commit, when = last_commit_of(stored)
+    else:
+        commit, when = git_commit(), datetime.now(timezone.utc).isoformat(timespec="seconds")
     return {"chapter": chapter, "parameters": dict(parameters), "values": values, "claims": claims(nb),
-            "attnspec": {"version": recorded.get("attnspec", __version__), "commit": git_commit()},
-            "versions": recorded, "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            "attnspec": {"version": recorded.get("attnspec", __version__), "commit": commit},
+            "versions": recorded, "time": when, "recorded_from": "stored notebook" if stored else "execution"}
 
 
 def results_path(notebook: str | Path) -> Path:
@@ -102,11 +126,14 @@ def results_path(notebook: str | Path) -> Path:
 
 
 def write_results(notebook: str | Path, chapter: str, parameters: dict[str, Any],
-                  nb: nbformat.NotebookNode | None = None) -> Path:
-    """Write the results file of ``notebook`` (read from disk unless ``nb`` is given), atomically."""
+                  nb: nbformat.NotebookNode | None = None, stored: bool = False) -> Path:
+    """Write the results file of ``notebook`` (read from disk unless ``nb`` is given), atomically.
+
+    ``stored=True`` derives it from a committed notebook without executing (see :func:`results`).
+    """
     nb = nb if nb is not None else nbformat.read(notebook, as_version=4)
     target = results_path(notebook)
-    write_json(target, results(chapter, parameters, nb))
+    write_json(target, results(chapter, parameters, nb, stored=Path(notebook) if stored else None))
     return target
 
 

@@ -37,9 +37,9 @@ def block(results: dict) -> str:
     rows = "".join(f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
                    for k, v in results.get("parameters", {}).items())
     listed = ", ".join(f"{label} {e(str(versions[key]))}" for key, label in VERSION_NAMES if key in versions)
-    made = f"Executed {e(results.get('time', ''))} (UTC)"
+    made = f"Executed {e(results.get('time') or '')} (UTC)"
     if commit:
-        made += f" from commit <code>{e(commit[:12])}{'-dirty' if commit.endswith('-dirty') else ''}</code>"
+        made += f" at commit <code>{e(commit[:12])}{'-dirty' if commit.endswith('-dirty') else ''}</code>"
     return (f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and command '
             f'that produced this page</summary>'
             f'<p>{made} with {listed}.</p>'
