@@ -33,3 +33,18 @@ def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
     assert stderr.strip() == f"attnspec run: interrupted ({name}); nothing written"
     assert [p for p in out.rglob("*")] == []
     assert list(scratch.iterdir()) == []
+
+
+def test_cleanup_now_removes_folders_and_kills_children(tmp_path):
+    from attnspec import cleanup
+
+    with cleanup.temporary_folder(tmp_path, ".x-") as folder:
+        (folder / "partial.ipynb").write_text("{")
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        cleanup._processes.append(child)
+        try:
+            cleanup.now()
+            assert child.wait(timeout=10) != 0 and not folder.exists()
+        finally:
+            cleanup._processes.remove(child)
+    assert list(tmp_path.iterdir()) == []
