@@ -20,7 +20,7 @@ PORTABLE_LOG := _build/portable.log
 PORTABLE = rm -rf $(PORTABLE_CACHE) && env $$($(BIN)/python tests/portable_env.py $(PORTABLE_CACHE)) \
 	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' $(NOTEBOOKS)
 
-.PHONY: install lock book test check portable notebooks browser clean
+.PHONY: install lock book pdf test check portable notebooks browser clean
 
 install: $(STAMP)
 
@@ -52,6 +52,11 @@ book: install
 notebooks: install
 	$(BIN)/python -m attnspec.chapters execute
 	$(BIN)/python -m attnspec.pages execute
+
+# The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
+pdf: install browser
+	$(BIN)/python -m attnspec.pdf
+	$(BIN)/pytest -q -p no:cacheprovider tests/test_pdf.py
 
 # Unit tests, nbval on every chapter and the browser test of the site; at the same time, on the other
 # core, the portability run (its report follows). Both must pass.

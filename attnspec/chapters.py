@@ -6,16 +6,23 @@ table of contents). Its short name is its file name; its parameters are read fro
 ``d: int = 1000  # matrix size d = ell = d_qk``. Ranges come from :data:`attnspec.config.PARAMETERS`.
 
 ``python -m attnspec.chapters execute [NAME ...]`` executes chapters at their defaults and stores
-them without timing metadata, so re-execution leaves no diff.
+them without timing metadata, so re-execution leaves no diff; beside each notebook it writes
+``NAME.results.json`` (:mod:`attnspec.provenance`). ``python -m attnspec.chapters results [NAME ...]``
+derives the results files from the stored notebooks without executing them.
+
+The sources and the table of contents are read from ``attnspec/_book`` (links into the checkout,
+copied into the wheel as package data), so ``attnspec chapters`` and ``attnspec run`` also work from
+an installed package.
 """
 
 from __future__ import annotations
 
 import ast
+import logging
 import os
+import subprocess
 import sys
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +30,19 @@ import jupytext
 import nbformat
 import yaml
 
-from .atomic import atomic_path
-from .config import PARAMETERS
+from . import cleanup
+from .atomic import write_json
+from .config import PARAMETERS, Config, validate
+from .errors import InvalidInput
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ROOT / "notebooks"
-EXECUTED = ROOT / "book" / "chapters"
-TOC = ROOT / "_toc.yml"
+#: The book's data as the package sees it: in a checkout, links to ``notebooks/``, ``_toc.yml``,
+#: ``book/chapters`` and ``book/references.bib``; in an installed package, copies of them.
+DATA = Path(__file__).resolve().parent / "_book"
+SOURCES = DATA / "notebooks"
+EXECUTED = DATA / "chapters"
+TOC = DATA / "_toc.yml"
+BIBLIOGRAPHY = DATA / "references.bib"
 
 
 @dataclass(frozen=True)
@@ -70,11 +83,64 @@ class Chapter:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.parameters)
-        raise ValueError(f"chapter {self.name!r} has no parameter {name!r}; its parameters: {known}")
+        raise InvalidInput(f"chapter {self.name!r} has no parameter {name!r}; its parameters: {known}")
 
     def parse_parameters(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         """Parse and check ``(name, text)`` pairs given on the command line."""
-        return {name: self.parameter(name).parse(text) for name, text in pairs}
+        try:
+            return {name: self.parameter(name).parse(text) for name, text in pairs}
+        except InvalidInput:
+            raise
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter at its default, in the order of the parameters cell."""
+        return {p.name: p.default for p in self.parameters}
+
+    def resolve(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The full parameter set (defaults, then ``overrides``), checked as the chapter will check it.
+
+        Each value alone and every rule between values (e.g. ``remove_top_k < d``, ``hist_min <
+        hist_max``, including rules against another parameter's default) is checked here, before
+        a kernel starts: the chapter builds :class:`attnspec.config.Config` from its parameters
+        (the others at their defaults), and so does this method.
+
+        Raises
+        ------
+        InvalidInput
+            naming the chapter, the parameter, its value and the valid range.
+        """
+        values = self.defaults | dict(overrides or {})
+        try:
+            for name in values:
+                self.parameter(name)
+            config_fields = {f.name for f in fields(Config)}
+            Config(**{k: v for k, v in values.items() if k in config_fields})
+            validate(values)
+            for rule in CHAPTER_RULES.get(self.name, ()):
+                rule(values)
+            top_k = values.get("remove_top_k", PARAMETERS["remove_top_k"].default)
+            if "d_values" in values and min(values["d_values"]) <= top_k:
+                raise ValueError(f"d_values={values['d_values']} is out of range: each d must be > remove_top_k = {top_k}")
+        except ValueError as exc:
+            message = str(exc)
+            culprit = message.split("=", 1)[0]
+            if culprit in PARAMETERS and culprit not in values:
+                message += (f" ({culprit} is not a parameter of this chapter: its default"
+                            f" {PARAMETERS[culprit].default!r} applies)")
+            raise InvalidInput(f"{self.name}: {message}") from None
+        return values
+
+
+def _beta_positive(values: dict[str, Any]) -> None:
+    if values["beta"] == 0:
+        raise ValueError("beta=0 is out of range: must be > 0 (the limit law needs theta_1 > 0)")
+
+
+#: Rules a chapter adds to :class:`attnspec.config.Config`'s (the chapter raises the same error itself).
+CHAPTER_RULES = {"limit-law": (_beta_positive,)}
 
 
 def toc_chapter_names() -> list[str]:
@@ -108,7 +174,7 @@ def parameters_cell(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     for cell in nb.cells:
         if "parameters" in cell.metadata.get("tags", []):
             return cell
-    raise ValueError("no cell tagged 'parameters'")
+    raise InvalidInput("no cell tagged 'parameters'")
 
 
 def parse_parameters_cell(source: str) -> tuple[ChapterParameter, ...]:
@@ -127,11 +193,20 @@ def parse_parameters_cell(source: str) -> tuple[ChapterParameter, ...]:
     return tuple(params)
 
 
+def check_data() -> None:
+    """Raise InvalidInput (one line) when the chapter sources or the table of contents are missing."""
+    for path in (TOC, SOURCES):
+        if not path.exists():
+            raise InvalidInput(f"the book's chapter sources are missing: {path} not found "
+                               "(reinstall attnspec from a checkout with `pip install .`)")
+
+
 def chapter(name: str) -> Chapter:
     """The chapter with short name ``name`` (as listed by :func:`chapters`)."""
+    check_data()
     names = toc_chapter_names()
     if name not in names:
-        raise ValueError(f"unknown chapter {name!r}; chapters: {', '.join(names)}")
+        raise InvalidInput(f"unknown chapter {name!r}; chapters: {', '.join(names)}")
     nb = read_source(name)
     title = next(c.source for c in nb.cells if c.cell_type == "markdown").splitlines()[0].lstrip("# ")
     return Chapter(name, title, parse_parameters_cell(parameters_cell(nb).source))
@@ -139,6 +214,7 @@ def chapter(name: str) -> Chapter:
 
 def chapters() -> list[Chapter]:
     """All chapters in table-of-contents order."""
+    check_data()
     return [chapter(name) for name in toc_chapter_names()]
 
 
@@ -151,35 +227,104 @@ def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def execute(name: str, parameters: dict[str, Any] | None, output: Path) -> Path:
-    """Execute chapter ``name`` with papermill and write it to ``output``, atomically.
+def _kernel_manager_class(work: Path):
+    """A kernel manager that keeps the kernel's connection file in ``work`` and its log off the terminal.
 
-    The notebook runs in ``book/chapters`` (so the cache and relative paths are the book's); a
-    failed or interrupted run leaves nothing at ``output``.
+    The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
+    errors in cells still reach the notebook. Every manager is registered with :mod:`attnspec.cleanup`.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.connection_file = str(work / "kernel.json")
+            cleanup.track_kernel(self)
+
+        async def start_kernel(self, **kwargs):
+            kwargs.setdefault("stdout", subprocess.DEVNULL)
+            kwargs.setdefault("stderr", subprocess.DEVNULL)
+            return await super().start_kernel(**kwargs)
+
+    return QuietKernelManager
+
+
+def _shutdown() -> None:
+    """Stop every kernel still running (after an interrupt during start-up or execution)."""
+    from jupyter_client.utils import run_sync
+
+    for km in cleanup.kernels():
+        try:
+            if km.has_kernel:
+                run_sync(km.shutdown_kernel)(now=True)
+            run_sync(km.cleanup_resources)()
+        except Exception:  # the kernel is already gone
+            pass
+        cleanup.untrack_kernel(km)
+
+
+def execute(name: str, parameters: dict[str, Any] | None, output: Path, cwd: Path | None = None) -> Path:
+    """Execute chapter ``name`` with papermill; write the notebook and its results file, atomically.
+
+    ``parameters`` are the overrides (checked by :meth:`Chapter.resolve` before the kernel starts).
+    Everything temporary lives in a hidden folder inside ``output``'s folder (registered with
+    :mod:`attnspec.cleanup`), removed in any case; the notebook and ``CHAPTER.results.json`` are
+    moved into place whole (:func:`os.replace`). A failed or interrupted run leaves nothing partial,
+    neither there nor in the system's temporary folder. The notebook's metadata ``attnspec``
+    records the parameters and the versions it ran with; the results file holds every glued value
+    and claim (:func:`attnspec.provenance.results`). The kernel runs in ``cwd`` (default:
+    ``output``'s folder) and logs nothing to the terminal.
     """
     import papermill
 
-    nb = read_source(name)
-    fd, tmp_in = tempfile.mkstemp(suffix=".ipynb")
-    os.close(fd)
-    try:
-        nbformat.write(nb, tmp_in)
-        with atomic_path(output) as tmp_out:
-            papermill.execute_notebook(tmp_in, tmp_out, parameters=parameters or {}, cwd=str(EXECUTED),
-                                       progress_bar=False, kernel_name="python3", log_output=False)
-            nbformat.write(strip_volatile_metadata(nbformat.read(tmp_out, as_version=4)), tmp_out)
-    finally:
-        Path(tmp_in).unlink(missing_ok=True)
+    from . import provenance
+
+    chap = chapter(name)
+    values = chap.resolve(parameters)
+    output = Path(output).resolve()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with cleanup.temporary_folder(output.parent, f".{name}-") as work:
+        tmp_in, tmp_out = work / "input.ipynb", work / "output.ipynb"
+        nbformat.write(read_source(name), tmp_in)
+        quiet = [logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")]
+        levels = [log.level for log in quiet]
+        for log in quiet:
+            log.setLevel(logging.ERROR)
+        try:
+            papermill.execute_notebook(str(tmp_in), str(tmp_out), parameters=parameters or {},
+                                       cwd=str(cwd or output.parent), progress_bar=False, kernel_name="python3",
+                                       log_output=False, kernel_manager_class=_kernel_manager_class(work))
+        finally:
+            _shutdown()
+            for log, level in zip(quiet, levels):
+                log.setLevel(level)
+        nb = strip_volatile_metadata(nbformat.read(tmp_out, as_version=4))
+        nb.metadata["attnspec"] = provenance.notebook_metadata(name, values)
+        nbformat.write(nb, work / "final.ipynb")
+        write_json(work / "final.json", provenance.results(name, values, nb))
+        os.chmod(work / "final.ipynb", 0o644)
+        os.chmod(work / "final.json", 0o644)
+        os.replace(work / "final.ipynb", output)
+        os.replace(work / "final.json", provenance.results_path(output))
     return output
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] != "execute":
-        print("usage: python -m attnspec.chapters execute [NAME ...]", file=sys.stderr)
+    usage = "usage: python -m attnspec.chapters {execute,results} [NAME ...]"
+    if not argv or argv[0] not in ("execute", "results"):
+        print(usage, file=sys.stderr)
         return 2
+    from . import provenance
+
     for name in argv[1:] or toc_chapter_names():
-        print(f"executing {name}", flush=True)
-        execute(name, None, EXECUTED / f"{name}.ipynb")
+        if argv[0] == "execute":
+            print(f"executing {name}", flush=True)
+            execute(name, None, EXECUTED / f"{name}.ipynb", cwd=EXECUTED)
+        else:
+            notebook = EXECUTED / f"{name}.ipynb"
+            nb = nbformat.read(notebook, as_version=4)
+            values = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
+            print(f"wrote {provenance.write_results(notebook, name, values, nb, stored=True)}", flush=True)
     return 0
 
 

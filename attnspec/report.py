@@ -58,7 +58,7 @@ def claims_markdown(claims: list[Claim]) -> str:
     text += f"\n\n{held} of {len(claims)} claims hold at these parameters."
     if failed:
         text += "\n\n" + "\n".join(failed)
-    data = json.dumps([asdict(c) for c in claims], ensure_ascii=False).replace("--", "\\u002d\\u002d")
+    data = json.dumps([asdict(c) | {"holds": bool(c.holds)} for c in claims], ensure_ascii=False).replace("--", "\\u002d\\u002d")
     return f"{text}\n\n<!-- {CLAIMS_MARKER} {data} -->"
 
 

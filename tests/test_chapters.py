@@ -9,6 +9,8 @@ import pytest
 
 from attnspec.chapters import EXECUTED, SOURCES, chapter, read_source, toc_chapter_names
 from attnspec.cli import main
+from attnspec.errors import InvalidInput
+from attnspec.executed import claims, glued_values
 
 CHAPTERS = toc_chapter_names()
 REQUIRED_GLUE = {
@@ -113,24 +115,64 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
     (["setup", "-p", "d", "1"], "d=1 is out of range"),
     (["setup", "-p", "beta", "-1"], "beta=-1.0 is out of range"),
     (["rank-one-mode", "-p", "d_values", "250,x"], "d_values"),
+    # rules between parameters, checked before a kernel starts (also against another parameter's default)
+    (["ladder", "-p", "d", "50", "-p", "remove_top_k", "60"], "remove_top_k=60 is out of range: must be >= 0 and < d = 50"),
+    (["bulk-equivalence", "-p", "hist_min", "9"], "hist_min=9 is out of range: must be < hist_max = 8"),
+    (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
+    (["limit-law", "-p", "beta", "0"], "beta=0 is out of range"),
+    (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
 ])
 def test_run_rejects_bad_input_before_running(args, message, tmp_path, capsys):
-    assert main(["run", *args, "-o", str(tmp_path)]) == 2
+    assert main(["run", *args, "-o", str(tmp_path / "new" / "runs")]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert list(tmp_path.iterdir()) == []
+    assert list(tmp_path.iterdir()) == []  # the output folder is not even created
 
 
 def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
+    out = tmp_path / "runs" / "new"  # created, parents included
     done = subprocess.run([sys.executable, "-m", "attnspec.cli", "run", "setup", "-p", "d", "200", "-p", "beta", "0.5",
-                           "-o", str(tmp_path), "--html"], capture_output=True, text=True, timeout=300)
+                           "-o", str(out), "--html"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["setup.html", "setup.ipynb"]
-    values = glued(nbformat.read(tmp_path / "setup.ipynb", as_version=4))
-    assert values["setup_d"] == "200"
-    assert "<html" in (tmp_path / "setup.html").read_text()
+    assert done.stderr == ""  # no kernel warnings
+    assert sorted(p.name for p in out.iterdir()) == ["setup.html", "setup.ipynb", "setup.results.json"]
+    nb = nbformat.read(out / "setup.ipynb", as_version=4)
+    assert glued(nb)["setup_d"] == "200"
+    assert nb.metadata["attnspec"]["parameters"]["d"] == 200 and "numpy" in nb.metadata["attnspec"]["versions"]
+    results = json.loads((out / "setup.results.json").read_text())
+    assert results["parameters"] == {"d": 200, "beta": 0.5, "seed": 0, "c_poly": 2.0}
+    assert {v["key"]: v["text"] for v in results["values"]}["setup_d"] == "200"
+    page = (out / "setup.html").read_text()
+    assert "<html" in page and "{glue" not in page and "Re-run of this chapter" in page
 
 
 def test_run_at_the_defaults_reproduces_the_stored_glue(tmp_path):
     assert main(["run", "theta-statistics", "-o", str(tmp_path)]) == 0
     assert glued(nbformat.read(tmp_path / "theta-statistics.ipynb", as_version=4)) == glued(executed("theta-statistics"))
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_stored_results_file_agrees_with_the_stored_notebook(name):
+    """CHAPTER.results.json (written by every execution) holds exactly the notebook's glue and claims.
+
+    After a chapter is re-executed by other means, regenerate with ``python -m attnspec.chapters results``.
+    """
+    nb = executed(name)
+    results = json.loads((EXECUTED / f"{name}.results.json").read_text())
+    assert results["chapter"] == name
+    stored = {v["key"]: (v["kind"], v["text"]) for v in results["values"]}
+    assert stored == {k: (v.kind, v.text) for k, v in glued_values(nb).items()}
+    for v in results["values"]:
+        if v["kind"] == "number":
+            assert v["value"] == pytest.approx(float(v["text"]), rel=0, abs=0), v["key"]
+    assert results["claims"] == claims(nb)
+    expected = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
+    assert results["parameters"] == expected
+    assert {"python", "numpy", "scipy", "matplotlib", "blas"} <= set(results["versions"])
+
+
+def test_resolve_merges_defaults_and_checks_rules():
+    ladder = chapter("ladder")
+    assert ladder.resolve({"d": 300})["d"] == 300 and ladder.resolve({})["trials"] == 10
+    with pytest.raises(InvalidInput, match="ladder: remove_top_k=60"):
+        ladder.resolve({"d": 50, "remove_top_k": 60})

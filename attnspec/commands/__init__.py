@@ -1,5 +1,5 @@
 """Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)``."""
 
-from . import chapters, ladder, law, run, sweep
+from . import chapters, diff, ladder, law, run, sweep
 
-COMMANDS = [ladder, chapters, run, sweep, law]
+COMMANDS = [ladder, chapters, run, sweep, law, diff]

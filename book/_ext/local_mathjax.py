@@ -25,5 +25,6 @@ def _copy(app, exception):
 
 def setup(app):
     _mathjax_script()  # fail early with a clear message
+    app.setup_extension("provenance")  # every chapter page ends with its provenance (book/_ext/provenance.py)
     app.connect("build-finished", _copy)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,72 @@
+"""What a stopped command must remove: its temporary folders and the kernels it started.
+
+``attnspec run`` keeps everything temporary in hidden folders registered here and writes its
+results by :func:`os.replace` from them, so that on Ctrl-C or SIGTERM :func:`now` can stop the
+kernels and remove the folders at any instant, leaving only whole files behind.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+_folders: list[Path] = []
+_kernels: list = []
+_processes: list = []
+
+
+@contextmanager
+def temporary_folder(parent: Path, prefix: str) -> Iterator[Path]:
+    """A hidden temporary folder in ``parent``, removed on exit and by :func:`now`."""
+    folder = Path(tempfile.mkdtemp(dir=parent, prefix=prefix, suffix=".tmp"))
+    _folders.append(folder)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        if folder in _folders:
+            _folders.remove(folder)
+
+
+def track_kernel(manager) -> None:
+    """Register a kernel manager whose kernel :func:`now` must stop."""
+    _kernels.append(manager)
+
+
+def kernels() -> list:
+    return list(_kernels)
+
+
+def untrack_kernel(manager) -> None:
+    if manager in _kernels:
+        _kernels.remove(manager)
+
+
+def run(command: list[str], **kwargs):
+    """:func:`subprocess.run` with capture, the child registered so that :func:`now` can kill it."""
+    import subprocess
+
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs) as process:
+        _processes.append(process)
+        try:
+            stdout, stderr = process.communicate()
+        finally:
+            _processes.remove(process)
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def now() -> None:
+    """Kill every registered kernel and child process and remove every registered folder, immediately."""
+    children = [getattr(getattr(m, "provisioner", None), "process", None) for m in list(_kernels)]
+    for process in children + list(_processes):
+        try:
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+        except Exception:  # already gone
+            pass
+    for folder in list(_folders):
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,38 @@
+"""``attnspec diff A [B] [--json FILE]``: every glued value of two runs of a chapter, side by side.
+
+A and B are results files (``CHAPTER.results.json``) or run folders holding one; B defaults to the
+published chapter of the same name. Prints key, published (B), re-run (A) and the relative change
+of every value that changed, one line for the unchanged ones, and every claim whose verdict
+changed. Exit status 0 whatever changed; 2 with one line for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..atomic import check_writable, write_json
+from ..errors import InvalidInput
+from ..provenance import diff, format_text, load, published
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("diff", help="compare the glued values and claims of two runs of a chapter")
+    parser.add_argument("a", metavar="A", help="results file or run folder (the re-run)")
+    parser.add_argument("b", metavar="B", nargs="?", help="results file or run folder (default: the published chapter)")
+    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.json:
+        try:
+            check_writable(args.json)
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+    a = load(args.a)
+    b = load(args.b if args.b else published(a["chapter"]))
+    result = diff(a, b)
+    print(format_text(result, "A" if args.b else "re-run", "B" if args.b else "published"))
+    if args.json:
+        write_json(args.json, result.as_dict())
+    return 0

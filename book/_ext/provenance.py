@@ -1,0 +1,66 @@
+"""Sphinx extension: end every chapter page with its provenance, in a collapsible block.
+
+For a page ``NAME`` with ``NAME.results.json`` beside its notebook (written by every execution,
+see :mod:`attnspec.provenance`), the block shows the parameters and versions that produced the
+page and the exact ``attnspec run`` command that reproduces it. Nothing is added to pages
+without a results file. Loaded by ``local_mathjax`` (the book's one local extension).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shlex
+from pathlib import Path
+
+from docutils import nodes
+
+VERSION_NAMES = [("attnspec", "attnspec"), ("python", "Python"), ("numpy", "NumPy"), ("scipy", "SciPy"),
+                 ("matplotlib", "Matplotlib"), ("blas", "BLAS")]
+
+
+def _text(value) -> str:
+    return ",".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
+
+
+def command(chapter: str, parameters: dict) -> str:
+    """The ``attnspec run`` command that re-executes ``chapter`` with ``parameters``."""
+    options = " ".join(f"-p {name} {shlex.quote(_text(value))}" for name, value in parameters.items())
+    return f"attnspec run {chapter} {options} -o runs/{chapter} --html".replace("  ", " ")
+
+
+def block(results: dict) -> str:
+    """The provenance block of one chapter as HTML."""
+    e = html.escape
+    versions = results.get("versions", {})
+    commit = (results.get("attnspec") or {}).get("commit")
+    rows = "".join(f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
+                   for k, v in results.get("parameters", {}).items())
+    listed = ", ".join(f"{label} {e(str(versions[key]))}" for key, label in VERSION_NAMES if key in versions)
+    made = f"Executed {e(results.get('time') or '')} (UTC)"
+    if commit:
+        made += f" at commit <code>{e(commit[:12])}{'-dirty' if commit.endswith('-dirty') else ''}</code>"
+    return (f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and command '
+            f'that produced this page</summary>'
+            f'<p>{made} with {listed}.</p>'
+            f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+            f'<p>To reproduce it (see <em>Reproduce and re-execute</em>):</p>'
+            f'<pre><code>{e(command(results["chapter"], results.get("parameters", {})))}</code></pre>'
+            f'<p>Every glued number and claim of this page is listed in <code>{e(results["chapter"])}.results.json</code>'
+            f' beside the executed notebook; <code>attnspec diff</code> compares two such files.</p></details>')
+
+
+def _add(app, doctree) -> None:
+    docname = app.env.docname
+    path = Path(app.srcdir) / f"{docname}.results.json"
+    if not path.is_file():
+        return
+    app.env.note_dependency(str(path))
+    results = json.loads(path.read_text())
+    sections = [n for n in doctree.children if isinstance(n, nodes.section)]
+    (sections[-1] if sections else doctree).append(nodes.raw("", block(results), format="html"))
+
+
+def setup(app):
+    app.connect("doctree-read", _add)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,84 @@
+"""From an installed package (a wheel, not the checkout): `attnspec chapters`, `run` and `diff` work.
+
+The wheel is built from a copy of the checkout's tracked files and installed into a temporary folder,
+which alone is put on the path, and the commands run in a folder outside the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attnspec.chapters import ROOT, toc_chapter_names
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    base = tmp_path_factory.mktemp("installed")
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    for name in files.decode().split("\0"):
+        if name:
+            source, copy = ROOT / name, base / "src" / name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_symlink():
+                copy.symlink_to(os.readlink(source))
+            elif source.is_file():
+                copy.write_bytes(source.read_bytes())
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(base / "dist"), str(base / "src")],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next((base / "dist").glob("attnspec-*.whl"))
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(base / "site"), str(wheel)],
+                   check=True, capture_output=True, timeout=600)
+    (base / "user").mkdir()
+    return base
+
+
+def attnspec(base: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(base / "site"))
+    return subprocess.run([sys.executable, "-m", "attnspec.cli", *args], cwd=base / "user", env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_installed_package_is_not_the_checkout(installed):
+    env = dict(os.environ, PYTHONPATH=str(installed / "site"))
+    where = subprocess.run([sys.executable, "-c", "import attnspec; print(attnspec.__file__)"], cwd=installed / "user",
+                           env=env, capture_output=True, text=True, check=True).stdout
+    assert where.startswith(str(installed / "site"))
+    assert not (installed / "site" / "attnspec" / "_book" / "notebooks").is_symlink()
+
+
+def test_chapters_from_an_installed_package(installed):
+    done = attnspec(installed, "chapters", "--json")
+    assert done.returncode == 0, done.stderr
+    assert [c["name"] for c in json.loads(done.stdout)] == toc_chapter_names()
+
+
+def test_run_and_diff_from_an_installed_package(installed):
+    done = attnspec(installed, "run", "setup", "-p", "d", "200", "-o", "out")
+    assert done.returncode == 0, done.stderr
+    out = installed / "user" / "out"
+    assert sorted(p.name for p in out.iterdir()) == ["setup.ipynb", "setup.results.json"]
+    results = json.loads((out / "setup.results.json").read_text())
+    assert results["parameters"]["d"] == 200 and results["attnspec"]["commit"] is None
+    diff = attnspec(installed, "diff", "out")  # against the published results shipped in the wheel
+    assert diff.returncode == 0, diff.stderr
+    assert diff.stdout.startswith("chapter setup:")
+
+
+def test_missing_chapter_sources_give_one_line(installed, tmp_path):
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(installed / "site", site)
+    shutil.rmtree(site / "attnspec" / "_book")
+    env = dict(os.environ, PYTHONPATH=str(site))
+    done = subprocess.run([sys.executable, "-m", "attnspec.cli", "chapters"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "chapter sources are missing" in done.stderr

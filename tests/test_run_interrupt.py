@@ -1,0 +1,50 @@
+"""Ctrl-C or SIGTERM during `attnspec run`: one line, status 130 or 143, nothing left anywhere."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+@pytest.mark.parametrize("delay", [0.0, 3.0])  # during the kernel's start-up, during execution
+@pytest.mark.parametrize("signum, status, name", [(signal.SIGINT, 130, "Ctrl-C"), (signal.SIGTERM, 143, "SIGTERM")])
+def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
+    out = tmp_path / "runs"
+    scratch = tmp_path / "tmp"  # the run's system temporary folder, to check it too
+    scratch.mkdir()
+    env = dict(os.environ, TMPDIR=str(scratch))
+    proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "run", "ladder", "-p", "d", "300", "-p", "trials", "3",
+                             "-p", "seed", "11", "-o", str(out)], start_new_session=True, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    # wait until the kernel runs the notebook (its connection file exists in the hidden work folder)
+    while not list(out.glob(".ladder-*/kernel.json")) and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()
+    time.sleep(delay)
+    os.killpg(proc.pid, signum)  # as a terminal does: the whole process group, kernel included
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == status, stderr
+    assert stderr.strip() == f"attnspec run: interrupted ({name}); nothing written"
+    assert [p for p in out.rglob("*")] == []
+    assert list(scratch.iterdir()) == []
+
+
+def test_cleanup_now_removes_folders_and_kills_children(tmp_path):
+    from attnspec import cleanup
+
+    with cleanup.temporary_folder(tmp_path, ".x-") as folder:
+        (folder / "partial.ipynb").write_text("{")
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        cleanup._processes.append(child)
+        try:
+            cleanup.now()
+            assert child.wait(timeout=10) != 0 and not folder.exists()
+        finally:
+            cleanup._processes.remove(child)
+    assert list(tmp_path.iterdir()) == []
