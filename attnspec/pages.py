@@ -38,16 +38,18 @@ SOURCES = ROOT / "notebooks" / "pages"
 TOC = ROOT / "_toc.yml"
 PAGES = ("intro", "findings", "notation")
 
-#: LaTeX symbol of each rung of the ladder (its definition is ``LADDER[name].latex``).
-RUNG_SYMBOLS = {
-    "sqrt_d_A": r"\sqrt d\,A",
-    "sqrt_d_A_perp": r"\sqrt d\,(A - \hat{\mathbf 1}\hat{\mathbf 1}^\top)",
-    "Y": r"Y",
-    "Y_f": r"Y_f",
-    "Y_Q": r"Y_Q",
-    "Y_Q_lin": r"Y_Q^{\rm lin}",
-    "Y_f_lin": r"Y_f^{\rm lin}",
-}
+try:  # the ladder's short symbols, where the package defines them (attnspec.notation)
+    from .notation import SYMBOLS as RUNG_SYMBOLS
+except ImportError:  # pragma: no cover - the same symbols, until that module is present
+    RUNG_SYMBOLS = {
+        "sqrt_d_A": r"\sqrt{d}\,A",
+        "sqrt_d_A_perp": r"\sqrt{d}\,A_\perp",
+        "Y": r"Y",
+        "Y_f": r"Y_f",
+        "Y_Q": r"Y_Q",
+        "Y_Q_lin": r"Y_Q^{\mathrm{lin}}",
+        "Y_f_lin": r"Y_f^{\mathrm{lin}}",
+    }
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
