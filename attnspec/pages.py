@@ -7,6 +7,7 @@ chapter computed, and a page is re-executed after the chapters are:
 
     python -m attnspec.pages execute            # all pages, after `python -m attnspec.chapters execute`
     python -m attnspec.pages execute findings   # one page
+    python -m attnspec.pages check              # list what the stored pages show as missing (exit 1)
 
 A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
 ``book/NAME.ipynb`` and nbval-tested like a chapter. A value a page asks for and a chapter does not
@@ -17,6 +18,7 @@ listed in a warning box at the top of the page; nothing raises.
 from __future__ import annotations
 
 import math
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -401,9 +403,36 @@ def execute(name: str, output: Path | None = None) -> Path:
     return output
 
 
+def stored_problems(names: tuple[str, ...] = PAGES) -> list[str]:
+    """What the stored pages show as missing: every value marked *missing*, every chapter without claims."""
+    problems = []
+    for name in names:
+        path = BOOK / f"{name}.ipynb"
+        if not path.is_file():
+            problems.append(f"{name}: page not executed")
+            continue
+        for cell in read(path).cells:
+            for out in cell.get("outputs", []):
+                for text in out.get("data", {}).values():
+                    text = "".join(text) if isinstance(text, list) else str(text)
+                    for key, chapter in re.findall(r"\[missing: `([^`]+)` of ([\w-]+)\]", text):
+                        problems.append(f"{name}: glue key {key} of chapter {chapter} is missing")
+                    if "embed no claims" in text:
+                        problems.append(f"{name}: some stored chapters embed no claims")
+    return list(dict.fromkeys(problems))
+
+
+USAGE = f"usage: python -m attnspec.pages execute [{' | '.join(PAGES)} ...]  |  python -m attnspec.pages check"
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["check"]:
+        problems = stored_problems()
+        for line in problems:
+            print(line)
+        return 1 if problems else 0
     if not argv or argv[0] != "execute" or any(a not in PAGES for a in argv[1:]):
-        print(f"usage: python -m attnspec.pages execute [{' | '.join(PAGES)} ...]", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     for name in argv[1:] or PAGES:
         print(f"executing page {name}", flush=True)

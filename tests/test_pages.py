@@ -115,6 +115,22 @@ def test_toc_lists_chapters_and_the_generated_pages():
     assert "root: book/intro" in toc and "book/findings" in toc and "book/notation" in toc
 
 
+def test_check_lists_what_the_stored_pages_show_as_missing(monkeypatch, tmp_path, capsys):
+    import attnspec.pages as pages
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("...")
+    cell.outputs = [glue_output("intro_x", "x"),
+                    nbformat.v4.new_output("display_data", data={"text/markdown": "a **[missing: `law_edge` of limit-law]**"})]
+    nb.cells = [cell]
+    nbformat.write(nb, tmp_path / "intro.ipynb")
+    monkeypatch.setattr(pages, "BOOK", tmp_path)
+    assert pages.stored_problems(("intro", "findings")) == [
+        "intro: glue key law_edge of chapter limit-law is missing", "findings: page not executed"]
+    assert main(["check"]) == 1
+    assert "law_edge" in capsys.readouterr().out
+
+
 def test_bad_command_line_is_refused(capsys):
     assert main(["execute", "nopage"]) == 2
     assert main([]) == 2
