@@ -366,9 +366,9 @@ def findings_markdown(stored: StoredChapters) -> str:
 
 
 def ladder_notation() -> str:
-    """The rungs of the ladder: symbol, definition (from :data:`attnspec.ladder.LADDER`) and role."""
-    rows = [[f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$", m.role] for i, (name, m) in enumerate(LADDER.items())]
-    return markdown_table(["rung", "symbol", "definition", "role"], rows)
+    """The rungs of the ladder M0 … M6: symbol and definition (from :data:`attnspec.ladder.LADDER`)."""
+    rows = [[f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$"] for i, (name, m) in enumerate(LADDER.items())]
+    return markdown_table(["rung", "symbol", "definition"], rows)
 
 
 def read_source(name: str) -> nbformat.NotebookNode:
