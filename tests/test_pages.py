@@ -2,6 +2,7 @@
 visibly, the findings table, and the stored page notebooks in sync with their sources."""
 
 import json
+from html.parser import HTMLParser
 
 import nbformat
 import pytest
@@ -170,3 +171,43 @@ def test_findings_page_shows_as_many_claims_as_the_chapters_embed():
     page = nbformat.read(BOOK / "findings.ipynb", as_version=4)
     text = "".join(o.get("data", {}).get("text/markdown", "") for c in page.cells for o in c.get("outputs", []))
     assert f" of {total} claims hold**" in text
+
+
+class _Tables(HTMLParser):
+    """Rows of every <table> of an HTML page, as lists of cell texts (header rows included)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._row, self._cell = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[-1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_built_findings_page_keeps_every_cell_of_every_row():
+    path = BOOK.parent / "_build" / "html" / "book" / "findings.html"
+    assert path.is_file(), f"{path} is missing: build the site first (`make book`)"
+    parser = _Tables()
+    parser.feed(path.read_text())
+    assert parser.tables, "no table on the Findings page"
+    for rows in parser.tables:
+        assert all(len(row) == len(rows[0]) for row in rows), rows
+        if rows[0][:2] == ["ch.", "claim"]:
+            assert all(row[4] in ("✓", "✗") for row in rows[1:]), rows
