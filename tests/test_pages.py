@@ -1,0 +1,213 @@
+"""The generated pages (Main results, Findings, Notation): reading stored chapters, missing keys shown
+visibly, the findings table, and the stored page notebooks in sync with their sources."""
+
+import json
+from html.parser import HTMLParser
+
+import nbformat
+import pytest
+
+from attnspec.executed import claims
+from attnspec.ladder import LADDER
+from attnspec.pages import (BOOK, PAGES, StoredChapters, claims_sentence, farthest_rung, findings_markdown,
+                            ladder_notation, main, provenance_kind, read_source, rung_symbol, scientific, toc_chapter_names)
+from attnspec.report import Claim, claims_markdown
+
+REC = "application/papermill.record/"
+
+
+def glue_output(key, text):
+    return nbformat.v4.new_output("display_data", data={REC + "text/plain": text},
+                                  metadata={"scrapbook": {"name": key, "mime_prefix": REC}})
+
+
+def write_chapter(folder, name, title, glued=(), claim_list=None):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("...")
+    cell.outputs = [glue_output(k, v) for k, v in glued]
+    if claim_list is not None:
+        cell.outputs.append(nbformat.v4.new_output("display_data", data={"text/markdown": claims_markdown(claim_list)}))
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\ntext"), cell]
+    nbformat.write(nb, folder / f"{name}.ipynb")
+
+
+@pytest.fixture
+def stored(tmp_path):
+    write_chapter(tmp_path, "alpha", "The alpha chapter",
+                  [("a_x", "0.0171"), ("a_small", "1.1e-05"), ("a_big", "6123456.0"), ("a_str", "'≤ 1e-12'")],
+                  [Claim("x is small", "0.0171", "|x| < 0.05", True, provenance="derived in this book"),
+                   Claim("y is large", "3", "> 5", False, "y is not large here", "")])
+    write_chapter(tmp_path, "bulk-equivalence", "Bulk",
+                  [("bulk_ks_Y", "0.0058"), ("bulk_ks_Y_f_lin", "0.0153"), ("bulk_ks_floor", "0.002"),
+                   ("bulk_l1_Y", "0.03"), ("bulk_l1_Y_f_lin", "0.05"), ("bulk_w1_Y", "0.04"), ("bulk_w1_Y_f_lin", "0.02")])
+    return StoredChapters(tmp_path, ["alpha", "bulk-equivalence", "never-executed"])
+
+
+def test_values_keep_the_chapters_rounding_and_format_exponents(stored):
+    assert stored.value("alpha", "a_x").text == "0.0171"
+    assert stored.value("alpha", "a_x", ".2f").text == "0.02"
+    assert stored.value("alpha", "a_small").text == "1.1 × 10⁻⁵"
+    assert stored.value("alpha", "a_big", "sci").text == "6.1 × 10⁶"
+    assert stored.value("alpha", "a_str").text == "≤ 1e-12"
+    assert stored.missing() == []
+
+
+def test_missing_keys_and_chapters_are_shown_not_raised(stored):
+    gone = stored.value("alpha", "a_renamed")
+    assert not gone.found and "a_renamed" in gone.text and "missing" in gone.text
+    assert not stored.value("never-executed", "z").found
+    assert stored.missing() == [("alpha", "a_renamed"), ("never-executed", "z")]
+    note = stored.missing_note()
+    assert note.startswith(":::{warning}") and "`a_renamed` of chapter *alpha*" in note
+
+
+def test_farthest_rung_by_metric(stored):
+    far = farthest_rung(stored)
+    assert f"${rung_symbol('Y_f_lin')}$ in $L_1$" in far.rung and "$Y$ in $W_1$" in far.rung  # not unanimous
+    assert (far.ks, far.ks_floor, far.ks_ratio) == ("0.0153", "0.002", "7.6")
+    assert "missing" in farthest_rung(stored, "alpha").rung
+
+
+def test_findings_table_lists_every_claim_with_provenance(stored):
+    text = findings_markdown(stored)
+    assert "**1 of 2 claims hold** in the 3 chapters" in text
+    assert "By provenance: 1 derived in this book, 1 provenance not stated." in text
+    assert "| 1 | [The alpha chapter](chapters/alpha.ipynb) | 2 | 1 | 1 |" in text
+    rows = [line for line in text.splitlines() if line.startswith("| [1](chapters/alpha.ipynb) | ")]
+    assert len(rows) == 2
+    assert rows[0].endswith("| ✓ | derived in this book |") and r"\|x\| < 0.05" in rows[0]
+    assert rows[1].endswith("| ✗ | *not stated* |")
+    assert "y is not large here" in text
+    assert ":::{warning}" in text and "3. [never-executed](chapters/never-executed.ipynb)" in text
+    assert claims_sentence(stored) == "1 of 2 claims hold"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("paper §3.2", "from a paper"), ("seed notebook", "from the seed notebook"),
+    ("derived in this book from the paper's Theorem 1", "derived in this book"),
+    ("this book's test", "derived in this book"), ("sanity check", "sanity checks"),
+    ("", "provenance not stated"), ("folklore", "other")])
+def test_provenance_kind(text, kind):
+    assert provenance_kind(text) == kind
+
+
+def test_claims_sentence_without_claims_is_visible(tmp_path):
+    write_chapter(tmp_path, "alpha", "A", [("a_x", "1")])
+    assert "no stored chapter embeds its claims" in claims_sentence(StoredChapters(tmp_path, ["alpha"]))
+
+
+def test_notation_covers_every_rung_with_its_definition():
+    table = ladder_notation()
+    for name, model in LADDER.items():
+        assert f"${rung_symbol(name)}$" in table and model.latex in table
+
+
+def test_scientific():
+    assert scientific(1.1e-5) == "1.1 × 10⁻⁵"
+    assert scientific(9.99e5) == "1.0 × 10⁶"
+    assert scientific(123.0, 3) == "1.23 × 10²"
+    assert scientific(4.2) == "4.2"
+
+
+def test_toc_lists_chapters_and_the_generated_pages():
+    names = toc_chapter_names()
+    assert "limit-law" in names and "real-attention" in names
+    toc = (BOOK.parent / "_toc.yml").read_text()
+    assert "root: book/intro" in toc and "book/findings" in toc and "book/notation" in toc
+
+
+def test_check_lists_what_the_stored_pages_show_as_missing(monkeypatch, tmp_path, capsys):
+    import attnspec.pages as pages
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("...")
+    cell.outputs = [glue_output("intro_x", "x"),
+                    nbformat.v4.new_output("display_data", data={"text/markdown": "a **[missing: `law_edge` of limit-law]**"})]
+    nb.cells = [cell]
+    nbformat.write(nb, tmp_path / "intro.ipynb")
+    monkeypatch.setattr(pages, "BOOK", tmp_path)
+    assert pages.stored_problems(("intro", "findings")) == [
+        "intro: glue key law_edge of chapter limit-law is missing", "findings: page not executed"]
+    assert main(["check"]) == 1
+    assert "law_edge" in capsys.readouterr().out
+
+
+def test_bad_command_line_is_refused(capsys):
+    assert main(["execute", "nopage"]) == 2
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_stored_page_is_in_sync_with_its_source_and_clean(name):
+    src, run = read_source(name), nbformat.read(BOOK / f"{name}.ipynb", as_version=4)
+    assert len(src.cells) == len(run.cells)
+    for a, b in zip(src.cells, run.cells):
+        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (b.cell_type, b.source, b.metadata.get("tags", []))
+    for cell in run.cells:
+        assert "execution" not in cell.metadata
+        for output in cell.get("outputs", []):
+            assert output["output_type"] != "error"
+        if cell.cell_type == "code":
+            assert "remove-input" in cell.metadata.get("tags", [])
+    text = json.dumps(run.cells)
+    assert "/work/" not in text and " at 0x" not in text
+
+
+def test_page_glue_keys_are_prefixed_and_not_used_by_chapters():
+    from attnspec.executed import glued_values, read
+
+    chapter_keys = set()
+    for name in toc_chapter_names():
+        chapter_keys |= set(glued_values(read(BOOK / "chapters" / f"{name}.ipynb")))
+    page_keys = set(glued_values(read(BOOK / "intro.ipynb")))
+    assert page_keys and all(k.startswith("intro_") for k in page_keys)
+    assert not page_keys & chapter_keys
+
+
+def test_findings_page_shows_as_many_claims_as_the_chapters_embed():
+    stored = StoredChapters()
+    total = sum(len(claims(stored.notebook(n))) for n in stored.names)
+    page = nbformat.read(BOOK / "findings.ipynb", as_version=4)
+    text = "".join(o.get("data", {}).get("text/markdown", "") for c in page.cells for o in c.get("outputs", []))
+    assert f" of {total} claims hold**" in text
+
+
+class _Tables(HTMLParser):
+    """Rows of every <table> of an HTML page, as lists of cell texts (header rows included)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._row, self._cell = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[-1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_built_findings_page_keeps_every_cell_of_every_row():
+    path = BOOK.parent / "_build" / "html" / "book" / "findings.html"
+    assert path.is_file(), f"{path} is missing: build the site first (`make book`)"
+    parser = _Tables()
+    parser.feed(path.read_text())
+    assert parser.tables, "no table on the Findings page"
+    for rows in parser.tables:
+        assert all(len(row) == len(rows[0]) for row in rows), rows
+        if rows[0][:2] == ["ch.", "claim"]:
+            assert all(row[4] in ("✓", "✗") for row in rows[1:]), rows
