@@ -44,9 +44,19 @@ class LowerBoundSearch:
     spectra: int
 
     @property
+    def ranked(self) -> tuple[SearchHit, ...]:
+        """The hits from smallest to largest value; values equal to 9 decimals keep the family order.
+
+        Families can reach the same minimum (the spike–bulk family's tail is the Cesàro matrix's);
+        rounding before ranking keeps the order independent of round-off.
+        """
+        order = sorted(range(len(self.hits)), key=lambda j: (round(self.hits[j].value, 9), j))
+        return tuple(self.hits[j] for j in order)
+
+    @property
     def minimum(self) -> SearchHit:
-        """The smallest hit over all families."""
-        return min(self.hits, key=lambda h: h.value)
+        """The smallest hit over all families (the first of :attr:`ranked`)."""
+        return self.ranked[0]
 
 
 def _causal_batch(scores: np.ndarray) -> np.ndarray:

@@ -74,3 +74,13 @@ def test_lower_bound_search_is_seeded_and_finds_the_cesaro_minimum():
 def test_structured_families_are_non_negative():
     for s in structured_families(50).values():
         assert s.shape == (50,) and np.all(s >= 0)
+
+
+def test_search_ranking_breaks_ties_by_family_order():
+    from attnspec.causal_search import LowerBoundSearch, SearchHit
+
+    hits = (SearchHit(1.5 + 1e-13, "a", 8, 8), SearchHit(1.5, "b", 8, 8), SearchHit(1.2, "c", 4, 4))
+    search = LowerBoundSearch(hits=hits, spectra=3)
+    assert [h.family for h in search.ranked] == ["c", "a", "b"] and search.minimum.family == "c"
+    tied = LowerBoundSearch(hits=hits[:2], spectra=2)
+    assert tied.minimum.family == "a"
