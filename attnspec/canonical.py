@@ -1,20 +1,17 @@
 r"""The canonical diagonal score model of the spectral-degeneration paper (Part III).
 
-Paper 004, "Spectral Degeneration of Self-Attention under Isotropic Score Geometry": the score
-matrix is replaced by the diagonal matrix :math:`\Sigma = \operatorname{diag}(s_1, \dots, s_\ell)`
-with the same singular values (Assumption 1), and softmax is applied row-wise, without a mask
+The spectral-degeneration paper ("Spectral Degeneration of Self-Attention under Isotropic Score
+Geometry") replaces the score matrix by the diagonal matrix
+:math:`\Sigma = \operatorname{diag}(s_1, \dots, s_\ell)` of its singular values, in descending order
+(Assumption 1), so every :math:`s_i \ge 0`, and applies softmax row-wise, without a mask
 (bidirectional attention) or with a causal mask. Spike–bulk separation (Assumption 2): k spikes with
-:math:`e^{s_i} \ge \ell f(\ell)`, a bulk with :math:`e^{s_i} \le \ell / g(\ell)`.
+:math:`e^{s_i} \ge \ell f(\ell)`, a bulk with :math:`e^{s_i} \le \ell / g(\ell)`, where
+:math:`f, g \to \infty`, :math:`g(\ell) = o(\ell)`, and no score lies in the gap.
 
-Every spectrum below is exact up to round-off and returned in descending order. Corrections to the
-paper's statements, checked numerically in ``tests/test_canonical.py``:
-
-- bidirectional eigenvalues lie in :math:`[0, 1]` only when all :math:`s_i \ge 0`; in general they lie
-  in :math:`(-1/(\ell-1), 1]`;
-- the causal bound :math:`\sigma_i \ge 1/(3i)` holds for :math:`s \ge 0` only;
-- :math:`\operatorname{srank}(A) \to k + 1` only when :math:`k/\ell \to 0`; in general
-  :math:`\operatorname{srank}(A) \to (k + 1 - c)/\alpha_+(c)^2` with :math:`c = k/\ell`
-  (:func:`stable_rank_limit`).
+Every spectrum below is exact up to round-off and returned in descending order. The functions also
+accept signed scores (an extension outside the model, used for remarks only). The rank measures
+live in :mod:`attnspec.spectra` and are re-exported here; the :math:`\Sigma = 0` causal asymptotics
+and the large-:math:`\ell` stable rank are in :mod:`attnspec.cesaro`.
 """
 
 from __future__ import annotations
@@ -27,9 +24,11 @@ from scipy import linalg
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from attnspec.attention import row_softmax
+from attnspec.errors import InvalidInput
+from attnspec.spectra import erank1, erank2, erank2_amplitude, stable_rank  # noqa: F401  (re-exported)
 from attnspec.spectra import squared_singular_values, squared_singular_values_of_gram
 
-#: The paper's bound :math:`\|A\|_{op} \le \sqrt{5}` for causal attention, any scores.
+#: The paper's bound :math:`\|A\|_{op} \le \sqrt{5}` for causal attention.
 CAUSAL_NORM_BOUND = math.sqrt(5.0)
 
 
@@ -39,26 +38,26 @@ CAUSAL_NORM_BOUND = math.sqrt(5.0)
 def _check_scores(s) -> np.ndarray:
     s = np.asarray(s, dtype=float)
     if s.ndim != 1 or s.size < 2 or not np.all(np.isfinite(s)):
-        raise ValueError(f"s must be a 1-d array of at least 2 finite scores, got shape {s.shape}")
+        raise InvalidInput(f"s must be a 1-d array of at least 2 finite scores, got shape {s.shape}")
     return s
 
 
 def _check_ell(ell: int) -> int:
     if isinstance(ell, bool) or not isinstance(ell, (int, np.integer)) or ell < 2:
-        raise ValueError(f"ell={ell!r} is out of range: must be an int >= 2")
+        raise InvalidInput(f"ell={ell!r} is out of range: must be an int >= 2")
     return int(ell)
 
 
 def _check_k(k: int, ell: int) -> int:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= ell:
-        raise ValueError(f"k={k!r} is out of range: must be an int >= 0 and <= ell = {ell}")
+        raise InvalidInput(f"k={k!r} is out of range: must be an int >= 0 and <= ell = {ell}")
     return int(k)
 
 
 def score_matrix(s) -> np.ndarray:
     r"""The canonical score matrix :math:`\Sigma = \operatorname{diag}(s_1, \dots, s_\ell)`.
 
-    Paper 004, Assumption 1: a score matrix is replaced by the diagonal matrix with the same
+    The spectral-degeneration paper, Assumption 1: a score matrix is replaced by the diagonal matrix with the same
     singular values, in descending order along the diagonal.
     """
     return np.diag(_check_scores(s))
@@ -78,7 +77,7 @@ def spike_score(ell: int, f: Callable[[float], float] | float) -> float:
     ell = _check_ell(ell)
     value = float(f(ell)) if callable(f) else float(f)
     if not value > 0 or not math.isfinite(value):
-        raise ValueError(f"f(ell)={value!r} is out of range: must be finite and > 0")
+        raise InvalidInput(f"f(ell)={value!r} is out of range: must be finite and > 0")
     return math.log(ell) + math.log(value)
 
 
@@ -89,7 +88,7 @@ def spike_bulk_scores(
     bulk_max: float = 0.0,
     rng: np.random.Generator | None = None,
 ) -> np.ndarray:
-    r"""Spike–bulk scores in descending order (paper 004, Assumption 2).
+    r"""Spike–bulk scores in descending order (spectral-degeneration paper, Assumption 2).
 
     k spikes with :math:`e^{s_i} = \ell f(\ell)` (:func:`spike_score`), then :math:`\ell - k` bulk
     scores: exactly 0 when ``bulk_max`` is 0, else drawn uniformly in :math:`[0, B]`,
@@ -117,9 +116,9 @@ def spike_bulk_scores(
     ell, spike = _check_ell(ell), spike_score(ell, f)
     k = _check_k(k, ell)
     if not 0.0 <= bulk_max < spike:
-        raise ValueError(f"bulk_max={bulk_max!r} is out of range: must be >= 0 and < log(ell f(ell)) = {spike:g}")
+        raise InvalidInput(f"bulk_max={bulk_max!r} is out of range: must be >= 0 and < log(ell f(ell)) = {spike:g}")
     if bulk_max > 0 and rng is None:
-        raise ValueError("rng is required when bulk_max > 0")
+        raise InvalidInput("rng is required when bulk_max > 0")
     bulk = np.zeros(ell - k) if bulk_max == 0 else rng.uniform(0.0, bulk_max, ell - k)
     return np.concatenate([np.full(k, spike), np.sort(bulk)[::-1]])
 
@@ -189,7 +188,7 @@ def bidirectional_eigenvalues(s) -> np.ndarray:
 
     The secular equation :math:`\sum_i z_i / (\lambda - d_i) = 1` has the root
     :math:`\lambda = 1` because :math:`1 - d_i = \ell z_i`; it is the largest root since all
-    :math:`d_i < 1` (paper 004, bidirectional eigenvalues).
+    :math:`d_i < 1` (the paper's bidirectional eigenvalue statement).
     """
     d, z, n = _grouped(s)
     w = np.sqrt(z * n)
@@ -205,9 +204,8 @@ def bidirectional_singular_values(s) -> np.ndarray:
     complement, so the singular values are :math:`|d_g|` (multiplicity :math:`n_g - 1`) and those
     of the :math:`m \times m` matrix :math:`\operatorname{diag}(d_g) + (z_g \sqrt{n_g})(\sqrt{n_h})^\top`,
     taken from its Gram matrix (:func:`attnspec.spectra.squared_singular_values`; absolute error
-    about :math:`10^{-8}` on values near 0). With equal spikes and a constant bulk, m = 2;
-    with all scores distinct (random bulk) this costs one dense eigenproblem of size :math:`\ell`
-    (a few seconds at :math:`\ell = 4096`; a dense SVD is about ten times slower).
+    of order :math:`10^{-8}` on values near 0). With equal spikes and a constant bulk, m = 2;
+    with all scores distinct (random bulk) this costs one dense eigenproblem of size :math:`\ell`.
     """
     d, z, n = _grouped(s)
     core = np.sqrt(squared_singular_values(np.diag(d) + np.outer(z * np.sqrt(n), np.sqrt(n))))
@@ -229,7 +227,7 @@ def interlacing_bounds(s) -> tuple[np.ndarray, np.ndarray]:
         \frac{\ell A_{ii} - 1}{\ell - 1} \le \lambda_i(A) \le \frac{\ell A_{i-1,i-1} - 1}{\ell - 1},
         \qquad 2 \le i \le \ell,
 
-    that is :math:`d_i \le \lambda_i \le d_{i-1}` (paper 004, bidirectional eigenvalues; the
+    that is :math:`d_i \le \lambda_i \le d_{i-1}` (the paper's bidirectional eigenvalue bounds; the
     indices refer to the descending order). :math:`L_1 = U_1 = 1` since :math:`\lambda_1 = 1`.
 
     Returns
@@ -272,7 +270,7 @@ def causal_attention(s) -> np.ndarray:
 def causal_eigenvalues(s) -> np.ndarray:
     r"""Causal eigenvalues, exactly the diagonal :math:`A_{ii} = e^{s_i}/(e^{s_i} + i - 1)`, descending.
 
-    A is triangular (paper 004, causal attention); :math:`\lambda = 1` from row 1.
+    A is triangular (the paper's causal eigenvalues); :math:`\lambda = 1` from row 1.
     """
     d, z = causal_parts(s)
     return np.sort(d + z)[::-1]
@@ -296,9 +294,7 @@ def causal_gram(s) -> np.ndarray:
 def causal_singular_values(s) -> np.ndarray:
     r"""Singular values of causal attention, descending: :math:`\sqrt{\lambda_i(A A^\top)}`.
 
-    Dense symmetric eigenproblem of :func:`causal_gram` (a few seconds at :math:`\ell = 4096` on two
-    idle cores);
-    absolute error about :math:`10^{-8}` on the smallest values. For :math:`\Sigma = 0` use the
+    Dense symmetric eigenproblem of :func:`causal_gram`; absolute error of order :math:`10^{-8}` on the smallest values. For :math:`\Sigma = 0` use the
     faster :func:`prefix_average_singular_values`.
     """
     return np.sqrt(squared_singular_values_of_gram(causal_gram(s)))
@@ -313,32 +309,84 @@ def causal_frobenius_sq(s) -> float:
     return float(np.sum((d + z) ** 2 + np.arange(z.size) * z**2))
 
 
-def causal_operator_norm(s) -> float:
-    r""":math:`\|A\|_{op}` of causal attention by Lanczos on :math:`A^\top A` with :math:`O(\ell)` products.
+class CausalGramOperator(LinearOperator):
+    r"""The Gram operator :math:`x \mapsto A^\top A x` of causal attention, :math:`O(\ell)` per product.
 
-    :math:`A x = z \odot \operatorname{cumsum}(x) + d \odot x` and
-    :math:`A^\top y = \operatorname{revcumsum}(z \odot y) + d \odot y`; ARPACK to machine precision
-    from a fixed start vector, so the result is reproducible. Milliseconds at :math:`\ell = 8192`.
+    With :math:`A = \operatorname{diag}(z) T + \operatorname{diag}(d)` (:func:`causal_parts`; T the
+    lower-triangular matrix of ones), :math:`A x = z \odot \operatorname{cumsum}(x) + d \odot x` and
+    :math:`A^\top y = \operatorname{revcumsum}(z \odot y) + d \odot y`. Only the non-zero entries
+    of d are used (d vanishes at every zero score), and the products reuse two buffers.
     """
-    d, z = causal_parts(s)
 
-    def gram(x: np.ndarray) -> np.ndarray:
-        y = z * np.cumsum(x) + d * x
-        return np.cumsum((z * y)[::-1])[::-1] + d * y
+    def __init__(self, d: np.ndarray, z: np.ndarray):
+        super().__init__(dtype=np.dtype(float), shape=(z.size, z.size))
+        self.z = z
+        self.support = np.flatnonzero(d)
+        self.d_support = d[self.support]
+        self._y = np.empty(z.size)
+        self._out = np.empty(z.size)
 
-    op = LinearOperator((z.size, z.size), matvec=gram, dtype=float)
-    top = eigsh(op, k=1, which="LA", tol=0, v0=np.ones(z.size), return_eigenvectors=False)
-    return float(math.sqrt(top[0]))
+    def _matvec(self, x):
+        x = np.asarray(x, dtype=float).ravel()
+        y, out, idx = self._y, self._out, self.support
+        np.cumsum(x, out=y)
+        y *= self.z
+        y[idx] += self.d_support * x[idx]
+        np.multiply(self.z, y, out=out)
+        np.cumsum(out[::-1], out=out[::-1])
+        out[idx] += self.d_support * y[idx]
+        return out.copy()
+
+    def _rmatvec(self, x):
+        return self._matvec(x)
+
+    def top_eigenvalues(self, n: int) -> np.ndarray:
+        """The n largest eigenvalues of :math:`A^\top A`, descending (ARPACK from the start vector of ones)."""
+        top = eigsh(self, k=int(n), which="LA", tol=0, v0=np.ones(self.shape[0]), return_eigenvectors=False)
+        return np.sort(top)[::-1]
+
+    def top_eigenvalue(self, rtol: float = 1e-13, max_steps: int = 200) -> float:
+        r"""The largest eigenvalue of :math:`A^\top A` by the Lanczos three-term recurrence.
+
+        Starts from the vector of ones; stops when the residual bound :math:`\beta_m |y_m|` of the
+        top Ritz pair is below ``rtol`` times the Ritz value (the eigenvalue is then within that
+        bound of it), or when the Krylov space is invariant. Without reorthogonalization the top
+        Ritz value still converges to the top eigenvalue (lost orthogonality only adds copies of
+        converged values). Deterministic; three vectors of memory.
+        """
+        size = self.shape[0]
+        v_prev, v = np.zeros(size), np.full(size, 1.0 / math.sqrt(size))
+        alpha, beta = [], []
+        b_prev, theta = 0.0, 0.0
+        for _ in range(min(max_steps, size)):
+            w = self._matvec(v)
+            alpha.append(float(v @ w))
+            w -= alpha[-1] * v
+            w -= b_prev * v_prev
+            b = float(np.linalg.norm(w))
+            ritz, vectors = linalg.eigh_tridiagonal(np.array(alpha), np.array(beta))
+            theta = float(ritz[-1])
+            if b * abs(vectors[-1, -1]) <= rtol * theta or b <= rtol * theta:
+                break
+            beta.append(b)
+            v_prev, v, b_prev = v, w / b, b
+        return theta
+
+
+def causal_operator_norm(s) -> float:
+    r""":math:`\|A\|_{op}` of causal attention by Lanczos on :math:`A^\top A` (:class:`CausalGramOperator`).
+
+    Lanczos from a fixed start vector (:meth:`CausalGramOperator.top_eigenvalue`), so the result is
+    reproducible; :math:`O(\ell)` time per product.
+    """
+    return float(math.sqrt(CausalGramOperator(*causal_parts(s)).top_eigenvalue()))
 
 
 def causal_top_singular_values(s, n: int) -> np.ndarray:
     r"""The n largest singular values of causal attention, descending, by Lanczos in :math:`O(\ell)` memory.
 
-    The n largest eigenvalues of :math:`A^\top A` from the :math:`O(\ell)` products of
-    :func:`causal_operator_norm` (ARPACK to machine precision from a fixed start vector, hence
-    reproducible), then square roots. Agrees with :func:`causal_singular_values` to about
-    :math:`10^{-15}`; at :math:`\ell = 4096` the top 128 values take a fraction of a second, where
-    the dense eigenproblem takes seconds. Falls back to the dense computation when
+    The n largest eigenvalues of :class:`CausalGramOperator`, then square roots; agrees with
+    :func:`causal_singular_values` to round-off. Falls back to the dense computation when
     :math:`n \ge \ell - 1` (ARPACK needs :math:`n < \ell`).
 
     Parameters
@@ -350,24 +398,34 @@ def causal_top_singular_values(s, n: int) -> np.ndarray:
     """
     d, z = causal_parts(s)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= z.size:
-        raise ValueError(f"n={n!r} is out of range: must be an int >= 1 and <= ell = {z.size}")
+        raise InvalidInput(f"n={n!r} is out of range: must be an int >= 1 and <= ell = {z.size}")
     if n >= z.size - 1:
         return causal_singular_values(s)[:n]
+    return np.sqrt(np.maximum(CausalGramOperator(d, z).top_eigenvalues(n), 0.0))
 
-    def gram(x: np.ndarray) -> np.ndarray:
-        y = z * np.cumsum(x) + d * x
-        return np.cumsum((z * y)[::-1])[::-1] + d * y
 
-    op = LinearOperator((z.size, z.size), matvec=gram, dtype=float)
-    top = eigsh(op, k=int(n), which="LA", tol=0, v0=np.ones(z.size), return_eigenvectors=False)
-    return np.sqrt(np.maximum(np.sort(top)[::-1], 0.0))
+def causal_top_until(s, eps: float, start: int, cap: int) -> tuple[np.ndarray, bool]:
+    r"""Leading causal singular values, doubling their number until one is :math:`\le \varepsilon`.
+
+    Starts with ``start`` values and stops at ``cap`` (or :math:`\ell`). Returns the values and
+    whether the last one is below ``eps`` (or all were computed); ``False`` means the count of
+    values above ``eps`` is only a lower bound.
+    """
+    size = np.asarray(s).size
+    n = min(start, size, cap)
+    while True:
+        top = causal_top_singular_values(s, n)
+        if top[-1] <= eps or n == size:
+            return top, True
+        if n == cap:
+            return top, False
+        n = min(2 * n, size, cap)
 
 
 def causal_stable_rank(s) -> float:
     r"""Stable rank :math:`\|A\|_F^2 / \|A\|_{op}^2` of causal attention, in :math:`O(\ell)` memory.
 
-    Paper 004: :math:`\Theta_B(\log \ell)`; at :math:`\Sigma = 0` it grows like
-    :math:`0.938 + 0.219 \log \ell` over :math:`\ell = 128, \dots, 8192`.
+    The paper states :math:`\Theta_B(\log \ell)`; at :math:`\Sigma = 0` see :mod:`attnspec.cesaro`.
     """
     return causal_frobenius_sq(s) / causal_operator_norm(s) ** 2
 
@@ -381,7 +439,7 @@ def prefix_average_singular_values(ell: int) -> np.ndarray:
     :math:`(A A^\top)^{-1} = (I - N)^\top \operatorname{diag}(1/w) (I - N)` (N the upper shift) is
     tridiagonal: diagonal :math:`1/w_j + 1/w_{j-1}`, off-diagonal :math:`-1/w_j`. The singular values
     are :math:`\mu_i^{-1/2}` for its eigenvalues :math:`\mu_i`: :math:`O(\ell^2)`, relative error
-    below :math:`10^{-10}` against a dense SVD, about a second at :math:`\ell = 8192`.
+    of order :math:`10^{-10}` against a dense SVD.
     """
     ell = _check_ell(ell)
     z = 1.0 / np.arange(1, ell + 1)
@@ -391,27 +449,27 @@ def prefix_average_singular_values(ell: int) -> np.ndarray:
 
 
 def causal_norm_maximizer_scores(ell: int, depth: float = 50.0) -> np.ndarray:
-    r"""Scores :math:`(0, -\delta, \dots, -\delta)` where causal :math:`\|A\|_{op}` was largest in a search.
+    r"""Signed scores :math:`(0, -\delta, \dots, -\delta)` where causal :math:`\|A\|_{op}` was largest in a search.
 
     For :math:`\delta` = ``depth`` large, row :math:`i \ge 2` averages tokens :math:`1, \dots, i-1`
     (:math:`A_{ii} \approx e^{-\delta}/(i-1)`), so
     :math:`\|A x\|^2 = x_1^2 + \sum_{m < \ell} (\tfrac1m \sum_{j \le m} x_j)^2 \le 5 \|x\|^2`
     by Hardy's inequality (the prefix-averaging matrix has norm at most 2), which is
-    :data:`CAUSAL_NORM_BOUND`. Gradient ascent of :math:`\|A\|_{op}` from random
-    scores (:math:`\ell` = 32, 128, 256) converges to this family; random, constant and zero scores
-    give smaller norms. Its norm grows slowly with :math:`\ell` (about 1.82 at 256, 1.89 at 8192),
-    well below :math:`\sqrt 5`.
+    :data:`CAUSAL_NORM_BOUND`. Gradient ascent of :math:`\|A\|_{op}` from random signed scores
+    converges to this family. The scores are negative, so the family lies outside the canonical
+    model (an extension to signed diagonal scores).
     """
     if not depth > 0 or not math.isfinite(depth):
-        raise ValueError(f"depth={depth!r} is out of range: must be finite and > 0")
+        raise InvalidInput(f"depth={depth!r} is out of range: must be finite and > 0")
     return np.concatenate([[0.0], np.full(_check_ell(ell) - 1, -float(depth))])
 
 
 def causal_singular_lower_bound(ell: int) -> np.ndarray:
     r"""The paper's causal bound :math:`\sigma_i(A) \ge 1/(3i)`, :math:`i = 1, \dots, \ell`.
 
-    It holds when all :math:`s_i \ge 0` and fails for negative scores (e.g. two identical rows when
-    :math:`s_2 \ll 0`, so :math:`\sigma_\ell \approx 0`).
+    Stated for the canonical model (:math:`s \ge 0`); :mod:`attnspec.causal_search` looks for
+    counterexamples. With signed scores it can fail (two almost equal rows when
+    :math:`s_2 \ll 0`).
     """
     return 1.0 / (3.0 * np.arange(1, _check_ell(ell) + 1))
 
@@ -449,7 +507,7 @@ def bidirectional_profile(ell: int, k: int) -> np.ndarray:
         (\alpha_+(c), \underbrace{1, \dots, 1}_{k-1}, \alpha_-(c), 0, \dots, 0),
 
     with the endpoints :math:`(1, 0, \dots, 0)` for :math:`k = 0` and :math:`(1, \dots, 1)` for
-    :math:`k = \ell` (paper 004, bidirectional singular values). The error is
+    :math:`k = \ell` (the paper's bidirectional singular-value profile). The error is
     :math:`\Theta(1/f(\ell))` for spikes :math:`e^s = \ell f(\ell)` and a zero bulk.
     """
     ell = _check_ell(ell)
@@ -488,67 +546,13 @@ def stable_rank_limit(k: int, ell: int) -> float:
     r"""Limit of the bidirectional stable rank: :math:`(k + 1 - c)/\alpha_+(c)^2`, :math:`c = k/\ell`.
 
     From the profile: :math:`\|A\|_F^2 \to k - 1 + \alpha_+^2 + \alpha_-^2 = k + 1 - c` and
-    :math:`\|A\|_{op} \to \alpha_+(c)`. It tends to :math:`k + 1` only when :math:`c \to 0`
-    (the paper's :math:`\operatorname{srank}(A_b) = k + 1 + o(1)` assumes :math:`k = o(\ell)`).
+    :math:`\|A\|_{op} \to \alpha_+(c)`. Since :math:`\alpha_+(c)^2 = 1 + \sqrt c + O(c)`, the
+    limit is :math:`(k + 1)(1 - \sqrt c + O(c))`: the ratio to :math:`k + 1` tends to 1 when
+    :math:`k/\ell \to 0`, the difference tends to 0 only when :math:`k = o(\ell^{1/3})`.
     """
     ell = _check_ell(ell)
     c = _check_k(k, ell) / ell
     return float((k + 1 - c) / alpha_plus(c) ** 2)
-
-
-# --- ranks --------------------------------------------------------------------------------------
-
-
-def stable_rank(sigma) -> float:
-    r"""Stable rank :math:`\operatorname{srank} = \sum_i \sigma_i^2 / \sigma_1^2 = \|A\|_F^2/\|A\|_{op}^2`."""
-    sigma = np.asarray(sigma, dtype=float)
-    return float(np.sum(sigma**2) / np.max(sigma) ** 2)
-
-
-def erank1(sigma) -> float:
-    r"""Entropy effective rank :math:`\exp H(p)`, :math:`p = \sigma / \sum_j \sigma_j` (Roy and Vetterli).
-
-    :math:`H(p) = -\sum_i p_i \log p_i` with :math:`0 \log 0 = 0`: n for the identity of size n,
-    1 for a rank-one matrix.
-    """
-    p = np.asarray(sigma, dtype=float)
-    p = p[p > 0] / np.sum(p)
-    return float(np.exp(-np.sum(p * np.log(p))))
-
-
-def erank2(sigma) -> float:
-    r"""Rényi-2 effective rank of the energy distribution: :math:`(\sum_i \sigma_i^2)^2 / \sum_i \sigma_i^4`.
-
-    :math:`\exp H_2(q) = 1/\sum_i q_i^2` with :math:`q = \sigma^2/\sum_j \sigma_j^2` (the normalized
-    squared spectrum, i.e. the eigenvalues of :math:`A A^\top / \|A\|_F^2`); equivalently
-    :math:`\|A\|_F^4 / \|A A^\top\|_F^2`. This is the definition for which both of the paper's
-    statements hold: on the profile of :func:`bidirectional_profile` it equals
-    :math:`(k + 1 - c)^2 / (k - 1 + \alpha_+^4 + \alpha_-^4) \to k + 1` as :math:`c \to 0`
-    (:math:`\operatorname{erank}_2(A_b) = k + 1 + o(1)`), and for causal attention at
-    :math:`\Sigma = 0` it grows like :math:`\log \ell` (:math:`\Theta_B(\log \ell)`). The
-    Rényi-2 entropy of :math:`p = \sigma/\sum\sigma` instead,
-    :math:`(\sum \sigma_i)^2/\sum\sigma_i^2`, also tends to :math:`k + 1` but grows faster than
-    :math:`\log\ell` for causal attention. It satisfies
-    :math:`\operatorname{srank} \le \operatorname{erank}_2 \le \operatorname{rank}`: n for the
-    identity of size n, 1 for a rank-one matrix.
-    """
-    s2 = np.asarray(sigma, dtype=float) ** 2
-    return float(np.sum(s2) ** 2 / np.sum(s2**2))
-
-
-def erank2_amplitude(sigma) -> float:
-    r"""The other reading of :math:`\operatorname{erank}_2`: :math:`(\sum_i \sigma_i)^2 / \sum_i \sigma_i^2`.
-
-    :math:`\exp H_2(p) = 1/\sum_i p_i^2` for :math:`p = \sigma/\sum_j \sigma_j`, the distribution
-    that :func:`erank1` uses. It also tends to :math:`k + 1` for bidirectional attention, but for
-    causal attention at :math:`\Sigma = 0` it grows faster than :math:`\log \ell` (about
-    :math:`\ell^{0.3}` for :math:`\ell = 256, \dots, 4096`), so the paper's
-    :math:`\operatorname{erank}_2(A_c) = \Theta_B(\log \ell)` does not hold for it; see
-    :func:`erank2` for the definition under which it does. n for the identity of size n, 1 for a
-    rank-one matrix.
-    """
-    sigma = np.asarray(sigma, dtype=float)
-    return float(np.sum(sigma) ** 2 / np.sum(sigma**2))
 
 
 # --- appendix counterexample --------------------------------------------------------------------
@@ -557,7 +561,7 @@ def erank2_amplitude(sigma) -> float:
 def counterexample_attention(ell: int) -> tuple[np.ndarray, np.ndarray]:
     r"""Softmax of two score matrices with equal singular values :math:`(t, 0, \dots, 0)`, :math:`t = 2\log\ell`.
 
-    Paper 004, Appendix A: :math:`\Sigma = t e_1 e_1^\top` and :math:`S = (t/\ell) \mathbf 1 \mathbf 1^\top`.
+    The spectral-degeneration paper, Appendix A: :math:`\Sigma = t e_1 e_1^\top` and :math:`S = (t/\ell) \mathbf 1 \mathbf 1^\top`.
     :math:`\operatorname{softmax}(S) = \mathbf 1 \mathbf 1^\top/\ell` has rank one, while
     :math:`\operatorname{softmax}(\Sigma)` (one spike with :math:`f(\ell) = \ell`) has two singular
     values near 1, :math:`\alpha_\pm(1/\ell) = 1 \pm 1/(2\sqrt\ell) + O(1/\ell)`. Both are computed

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -18,3 +21,21 @@ def power_law_fit(x, y) -> tuple[float, float, float]:
     ss = float(residuals[0]) if residuals.size else 0.0
     se = float(np.sqrt(ss / (n - 2) / np.sum((lx - lx.mean()) ** 2))) if n > 2 else 0.0
     return float(b), float(a), se
+
+
+@dataclass(frozen=True)
+class LineFit:
+    """Least-squares line :math:`y = a + b x`: slope b, intercept a, largest absolute residual."""
+
+    slope: float
+    intercept: float
+    max_residual: float
+
+
+def line_fit(x, y) -> LineFit:
+    r"""Least-squares line :math:`y = a + b x`; NaN fields with fewer than two distinct x."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if np.unique(x).size < 2:
+        return LineFit(math.nan, math.nan, math.nan)
+    b, a = np.polyfit(x, y, 1)
+    return LineFit(float(b), float(a), float(np.max(np.abs(y - (a + b * x)))))

@@ -393,3 +393,23 @@ def spread_and_distance(betas, measured: dict[str, np.ndarray], predicted: dict[
     right.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
+    """Readable ticks on every log axis of ``fig``: labels on decades only, minor ticks unlabelled.
+
+    Log axes spanning less than a decade otherwise get overlapping minor labels such as
+    ``3×10⁴×10²``. An axis with no decade inside its range gets two plain labels at its ends.
+    """
+    from matplotlib import ticker
+
+    for ax in fig.axes:
+        for axis, scale, lim in ((ax.xaxis, ax.get_xscale(), ax.get_xlim()), (ax.yaxis, ax.get_yscale(), ax.get_ylim())):
+            if scale != "log":
+                continue
+            axis.set_minor_formatter(ticker.NullFormatter())
+            lo, hi = sorted(lim)
+            if np.floor(np.log10(hi)) <= np.ceil(np.log10(lo)) - 1 + 1e-12 and lo > 0:
+                axis.set_major_locator(ticker.FixedLocator([lo, hi]))
+                axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.2g}"))
+    return fig

@@ -82,3 +82,32 @@ def parameters_table(names: list[str]) -> str:
     rows = [[f"`{n}`", PARAMETERS[n].help, PARAMETERS[n].type_name, f"`{PARAMETERS[n].default}`",
              PARAMETERS[n].range_text] for n in names]
     return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
+
+
+# --- number formatting for the chapters (canonical model) ---------------------------------------
+
+
+def fixed(x, digits: int = 4) -> str:
+    """``x`` with fixed decimals and no sign on a rounded zero (``-0.0000`` prints as ``0.0000``)."""
+    return f"{round(float(x), digits) + 0.0:.{digits}f}"
+
+
+def per_length(values, digits: int = 4) -> str:
+    """Values at successive context lengths, ``a / b / c``, with :func:`fixed` decimals."""
+    return " / ".join(fixed(v, digits) for v in values)
+
+
+def round_off_bound(x: float, bound: float = 1e-12) -> str:
+    """An error that is round-off in exact arithmetic: ``≤ 1e-12`` when within ``bound``, else its value.
+
+    Printing the bound, not the value, keeps stored outputs independent of the BLAS and CPU.
+    """
+    return f"≤ {bound:.0e}" if x <= bound else f"{x:.2e}"
+
+
+def significant(x: float, digits: int = 2) -> str:
+    """``x`` rounded to ``digits`` significant digits, as ``6.3 × 10⁶`` (plain for 0.01 ≤ \\|x\\| < 10⁴)."""
+    if x == 0 or 1e-2 <= abs(x) < 1e4:
+        return f"{float(f'{x:.{digits}g}'):g}"
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    return f"{mantissa} × 10" + str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))

@@ -58,3 +58,52 @@ def wasserstein1(a: np.ndarray, b: np.ndarray) -> float:
 def ks_to_cdf(values: np.ndarray, cdf) -> float:
     r"""Kolmogorov distance :math:`\sup_x |F_n(x) - F(x)|` of a sample to a law with distribution ``cdf``."""
     return float(stats.kstest(values, cdf).statistic)
+
+
+# --- rank measures of a spectrum ----------------------------------------------------------------
+
+
+def stable_rank(sigma) -> float:
+    r"""Stable rank :math:`\operatorname{srank} = \sum_i \sigma_i^2 / \sigma_1^2 = \|A\|_F^2/\|A\|_{op}^2`.
+
+    ``sigma`` are the singular values of A (any order); n for the identity of size n, 1 for a
+    rank-one matrix.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    return float(np.sum(sigma**2) / np.max(sigma) ** 2)
+
+
+def erank1(sigma) -> float:
+    r"""Entropy effective rank :math:`\exp H(p)`, :math:`p = \sigma / \sum_j \sigma_j` (Roy and Vetterli).
+
+    :math:`H(p) = -\sum_i p_i \log p_i` with :math:`0 \log 0 = 0`: n for the identity of size n,
+    1 for a rank-one matrix.
+    """
+    p = np.asarray(sigma, dtype=float)
+    p = p[p > 0] / np.sum(p)
+    return float(np.exp(-np.sum(p * np.log(p))))
+
+
+def erank2(sigma) -> float:
+    r"""Rényi-2 effective rank of the energy distribution: :math:`(\sum_i \sigma_i^2)^2 / \sum_i \sigma_i^4`.
+
+    :math:`\exp H_2(q) = 1/\sum_i q_i^2` with :math:`q = \sigma^2/\sum_j \sigma_j^2` (the normalized
+    squared spectrum, the eigenvalues of :math:`A A^\top / \|A\|_F^2`); equivalently
+    :math:`\|A\|_F^4 / \|A A^\top\|_F^2`. It satisfies
+    :math:`\operatorname{srank} \le \operatorname{erank}_2 \le \operatorname{rank}`: n for the
+    identity of size n, 1 for a rank-one matrix. This is the reading of the spectral-degeneration
+    paper's :math:`\operatorname{erank}_2` under which both of its statements about it hold (see
+    :mod:`attnspec.canonical`).
+    """
+    s2 = np.asarray(sigma, dtype=float) ** 2
+    return float(np.sum(s2) ** 2 / np.sum(s2**2))
+
+
+def erank2_amplitude(sigma) -> float:
+    r"""The other reading of :math:`\operatorname{erank}_2`: :math:`(\sum_i \sigma_i)^2 / \sum_i \sigma_i^2`.
+
+    :math:`\exp H_2(p) = 1/\sum_i p_i^2` for :math:`p = \sigma/\sum_j \sigma_j`, the distribution
+    that :func:`erank1` uses: n for the identity of size n, 1 for a rank-one matrix.
+    """
+    sigma = np.asarray(sigma, dtype=float)
+    return float(np.sum(sigma) ** 2 / np.sum(sigma**2))

@@ -1,0 +1,50 @@
+"""Per-ell summaries of the canonical model (attnspec.canonical_summary) and the chapter formatters."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attnspec import canonical
+from attnspec.canonical_summary import (bidirectional_summary, bounded_bulk_summary, causal_summary,
+                                        exact_identities, margin)
+from attnspec.errors import InvalidInput
+from attnspec.fitting import line_fit
+from attnspec.report import fixed, per_length, round_off_bound, significant
+
+
+def test_bidirectional_summary_against_closed_forms():
+    x = bidirectional_summary(1024, 4, "lin")
+    assert x.f == 1024 and x.c == 4 / 1024
+    assert x.profile_error < 2 / x.f and x.middle_error < 1e-12 and x.tail < 1e-12
+    assert x.srank == pytest.approx(x.srank_limit, rel=3 / x.f)
+    y = bidirectional_summary(1024, 4, "log")
+    assert y.profile_error > x.profile_error and y.srank < x.srank
+    with pytest.raises(InvalidInput, match="margin"):
+        margin("sqrt")
+
+
+def test_bounded_and_causal_summaries():
+    b = bounded_bulk_summary(128, 4, 2.0, 0)
+    assert b.lam1_error < 1e-12 and b.interlacing_violation < 1e-12 and 0 <= b.lam_min <= b.lam_max <= 1 + 1e-12
+    assert b.tail * 128 <= math.expm1(2.0) and 0 <= b.bulk_d_min
+    c = causal_summary(128, 4, 2.0, 0, 0.1, 64)
+    assert 1 - 1e-12 <= c.i_lam_min <= c.i_lam_max <= math.exp(2.0) + 1e-9
+    assert c.count_complete and c.count >= 1 and c.srank > 1
+
+
+def test_exact_identities_are_round_off():
+    ids = exact_identities(64, 4, 2.0, 0, [bidirectional_summary(64, 4, "log"), bounded_bulk_summary(64, 4, 2.0, 0)])
+    assert len(ids.deviations) == 11 and ids.largest < 1e-12
+
+
+def test_formatters_and_line_fit():
+    assert fixed(-0.00001, 4) == "0.0000" and per_length([1, 2.5], 1) == "1.0 / 2.5"
+    assert round_off_bound(3e-15) == "≤ 1e-12" and round_off_bound(2e-9) == "2.00e-09"
+    assert significant(6291839.3) == "6.3 × 10⁶" and significant(4.3525, 3) == "4.35"
+    fit = line_fit([0, 1, 2], [1, 3, 5])
+    assert fit.slope == pytest.approx(2) and fit.intercept == pytest.approx(1) and fit.max_residual < 1e-12
+    assert math.isnan(line_fit([1, 1], [0, 1]).slope)
+    assert np.isfinite(canonical.alpha_plus(0.5))
