@@ -7,6 +7,7 @@ under other parameters shows ✗ and its sentence; nothing raises.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass
 
 from .config import PARAMETERS
@@ -82,3 +83,20 @@ def parameters_table(names: list[str]) -> str:
     rows = [[f"`{n}`", PARAMETERS[n].help, PARAMETERS[n].type_name, f"`{PARAMETERS[n].default}`",
              PARAMETERS[n].range_text] for n in names]
     return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
+
+
+def decimals_for(se: float, significant: int = 2) -> int:
+    """Decimals that show ``significant`` significant digits of a standard error ``se`` (at least 0).
+
+    A statistic is printed with the digits its uncertainty supports: as many decimals as its
+    standard error shown to ``significant`` digits. A non-finite or zero ``se`` gives 6.
+    """
+    if not math.isfinite(se) or se <= 0:
+        return 6
+    return max(0, significant - 1 - math.floor(math.log10(se)))
+
+
+def format_uncertain(value: float, se: float, significant: int = 2) -> str:
+    """``'value ± se'`` with the decimals :func:`decimals_for` supports, e.g. ``'0.0470 ± 0.0004'``."""
+    n = decimals_for(se, significant)
+    return f"{value:.{n}f} ± {se:.{n}f}" if math.isfinite(se) and se > 0 else f"{value:.{n}f}"
