@@ -100,3 +100,8 @@ def format_uncertain(value: float, se: float, significant: int = 2) -> str:
     """``'value ± se'`` with the decimals :func:`decimals_for` supports, e.g. ``'0.0470 ± 0.0004'``."""
     n = decimals_for(se, significant)
     return f"{value:.{n}f} ± {se:.{n}f}" if math.isfinite(se) and se > 0 else f"{value:.{n}f}"
+
+
+def significant(value: float, digits: int = 2) -> float:
+    """``value`` rounded to ``digits`` significant digits, as a Python float (for glue)."""
+    return float(f"{float(value):.{int(digits)}g}")
