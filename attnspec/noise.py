@@ -18,7 +18,13 @@ from .attention import draw_scores, row_softmax
 from .config import Config
 from .errors import InvalidInput
 from .experiment import trial_rng
-from .spectra import bulk, ks_distance, l1_distance, squared_singular_values, wasserstein1
+from .spectra import (
+    bulk,
+    ks_distance,
+    l1_distance,
+    squared_singular_values,
+    wasserstein1,
+)
 
 METRICS = ("l1", "ks", "w1")
 

@@ -434,7 +434,7 @@ def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], nois
         ax.axhline(0.0, color="0.5", linewidth=0.6)
         ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
         ax.plot(x, diffs[name], color=f"C{i % 10}", linewidth=1.3, label=name)
-        for label, pos in (vlines or {}).items():
+        for pos in (vlines or {}).values():
             ax.axvline(pos, color="k", linestyle=":", linewidth=0.9)
         ax.set_title(name, fontsize=10)
         ax.legend(fontsize=7, loc="lower left")

@@ -10,7 +10,7 @@ from attnspec.attention import draw_scores, row_softmax
 from attnspec.compare import cdf_difference, ecdf
 from attnspec.config import Config
 from attnspec.errors import InvalidInput
-from attnspec.experiment import run_ladder, trial_rng
+from attnspec.experiment import run_ladder
 from attnspec.interlacing import rank_one_interlacing_violation
 from attnspec.ladder import MODEL_NAMES, REFERENCE
 from attnspec.noise import distance, noise_floor, reference_bulk
@@ -51,7 +51,7 @@ def test_ecdf_and_cdf_difference():
 def test_quadrature_reproduces_the_closed_forms():
     b, n = 1.0, 8
     assert thetas(lambda x: f(x, b), lambda x: b * np.exp(b * x - b * b / 2)) == pytest.approx(theta_f(b), abs=1e-12)
-    dq = lambda x: math.exp(-b * b / 2) * b * taylor_exp(b * x, n - 1)  # noqa: E731
+    dq = lambda x: math.exp(-b * b / 2) * b * taylor_exp(b * x, n - 1)
     assert thetas(lambda x: Q(x, b, n), dq) == pytest.approx(theta_q(b, n), abs=1e-12)
     assert gaussian_expectation(lambda x: x**4) == pytest.approx(3.0)
     with pytest.raises(InvalidInput, match="nodes=0"):
@@ -62,7 +62,7 @@ def test_interlacing_holds_for_a_rank_one_change_and_fails_otherwise():
     rng = np.random.default_rng(0)
     M = rng.standard_normal((30, 30))
     R = np.outer(rng.standard_normal(30), rng.standard_normal(30))
-    s2 = lambda X: np.linalg.svd(X, compute_uv=False)[None, :] ** 2  # noqa: E731
+    s2 = lambda X: np.linalg.svd(X, compute_uv=False)[None, :] ** 2
     assert rank_one_interlacing_violation(s2(M), s2(M + R)) < 1e-10
     assert rank_one_interlacing_violation(s2(M), s2(3 * M)) > 0.1
     with pytest.raises(InvalidInput):

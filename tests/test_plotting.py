@@ -4,9 +4,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from attnspec import plotting  # noqa: E402
+from attnspec import plotting
 
 
 def test_new_figures_draw_their_curves_and_labels():
