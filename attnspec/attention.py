@@ -1,6 +1,6 @@
 """Score matrix, numerically stable row softmax, and the row normalizers Z_i and D_i.
 
-Setting of the Gaussian-equivalence paper (arXiv 2510.06685, Sec. 2): input X = I_d and
+Setting of the Gaussian-equivalence paper (arXiv 2510.06685): input X = I_d and
 ell = d = d_qk, so the score matrix is S = W_Q W_K^T / sqrt(d_qk) and A = softmax(beta S) row-wise.
 """
 
@@ -36,7 +36,7 @@ def row_softmax(x: np.ndarray) -> np.ndarray:
 def row_normalizers(beta_S: np.ndarray, beta: float) -> tuple[np.ndarray, np.ndarray]:
     r"""Row normalizers :math:`Z_i = \sum_j e^{\beta S_{ij}}` and :math:`D_i = Z_i / (d\, e^{\beta^2/2})`.
 
-    :math:`D_i \to 1` is the normalizer concentration of the paper: the deterministic-normalizer
+    :math:`D_i \to 1` is the normalizer concentration that the paper's proof controls: the deterministic-normalizer
     approximation :math:`Z_i \approx d\, e^{\beta^2/2}`. Computed in the log domain.
     """
     d = beta_S.shape[1]

@@ -1,9 +1,10 @@
 r"""The seven-model ladder from softmax attention to its linear Gaussian equivalent.
 
-Each rung changes one thing (arXiv 2510.06685, Sec. 3-4; the seed notebook's model table):
-:math:`\sqrt d A \to \sqrt d (A - u u^\top) \to Y \to Y_f \to Y_Q \to Y_Q^{lin}`, and the final
+Each rung changes one thing (arXiv 2510.06685 and its reproduction notebook's model table):
+:math:`\sqrt d A \to \sqrt d A_\perp \to Y \to Y_f \to Y_Q \to Y_Q^{lin}`, and the final
 theoretical model :math:`Y_f^{lin}`. :data:`LADDER` maps each name to its builder, LaTeX definition
-and role; the book's model table is generated from it.
+and role; the book's model table is generated from it. Here
+:math:`A_\perp = A - \mathbf 1\mathbf 1^\top/d` is attention with its uniform mode removed.
 
 Three rungs also know their Gram matrix :math:`G = M M^\top` from the previous rung's, exactly:
 :math:`G_{A_\perp} = G_A - \mathbf 1\mathbf 1^\top` (rows of A sum to 1),
@@ -114,7 +115,7 @@ LADDER: dict[str, Model] = {
         Model("sqrt_d_A", r"\sqrt{d}\,A", "reference; keeps the rank-one outlier", _sqrt_d_A),
         Model(
             "sqrt_d_A_perp",
-            r"\sqrt{d}\,(A - u_d u_d^\top)",
+            r"\sqrt{d}\,A_\perp = \sqrt{d}\,(A - \mathbf{1}\mathbf{1}^\top/d)",
             "uniform mode removed; cleanest target of the theorem",
             _sqrt_d_A_perp,
             parent="sqrt_d_A",
@@ -130,7 +131,7 @@ LADDER: dict[str, Model] = {
             parent="Y",
             gram_from_parent=_gram_Y_f,
         ),
-        Model("Y_Q", r"Q_n(S)/\sqrt{d}", "Taylor polynomial of degree n_d in place of f", _Y_Q),
+        Model("Y_Q", r"Q_n(S)/\sqrt{d}", "Taylor polynomial Q_n (degree n − 1, n = n_d) in place of f", _Y_Q),
         Model(
             "Y_Q_lin",
             r"\sqrt{\theta_2^Q}\,S/\sqrt{d} + \sqrt{\theta_1^Q-\theta_2^Q}\,W/\sqrt{d}",

@@ -1,8 +1,9 @@
 r"""The nonlinearity f, its Taylor polynomial Q_n, and their Gaussian statistics theta_1, theta_2.
 
-Deterministic-normalizer approximation (arXiv 2510.06685, Sec. 3): A_ij ~ (1 + f(S_ij)) / d with
+Deterministic-normalizer approximation (arXiv 2510.06685): A_ij ~ (1 + f(S_ij)) / d with
 :math:`f(x) = e^{\beta x - \beta^2/2} - 1`. For :math:`\chi \sim N(0, 1)` the two statistics
-:math:`\theta_1 = E[f(\chi)^2]` and :math:`\theta_2 = (E[f'(\chi)])^2` fix the Gaussian-equivalent model.
+:math:`\theta_1 = E[f(\chi)^2]` and :math:`\theta_2 = (E[f'(\chi)])^2` fix the Gaussian-equivalent model
+(:math:`\theta_1 = E g^2` is the total power only for a centred g, :math:`E g(\chi) = 0`, as f and Q_n are).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def poly_degree(d: int, c: float) -> int:
 
 
 def taylor_exp(x: np.ndarray, n: int) -> np.ndarray:
-    r"""Truncated exponential :math:`P_n(x) = \sum_{k<n} x^k / k!` (Horner scheme)."""
+    r"""Truncated exponential :math:`P_n(x) = \sum_{k<n} x^k / k!`, of degree n - 1 (Horner scheme)."""
     x = np.asarray(x, dtype=float)
     out = np.full_like(x, 1 / math.factorial(n - 1)) if n > 0 else np.zeros_like(x)
     for k in range(n - 2, -1, -1):
@@ -88,7 +89,7 @@ def _taylor_mean(beta: float, n: int) -> float:
 
 
 def Q(x: np.ndarray, beta: float, n: int) -> np.ndarray:
-    r"""Centred Taylor nonlinearity :math:`Q_n(x) = e^{-\beta^2/2}(P_n(\beta x) - E[P_n(\beta\chi)])`."""
+    r"""Centred Taylor nonlinearity :math:`Q_n(x) = e^{-\beta^2/2}(P_n(\beta x) - E[P_n(\beta\chi)])`, of degree n - 1."""
     return math.exp(-0.5 * beta**2) * (taylor_exp(beta * np.asarray(x, dtype=float), n) - _taylor_mean(beta, n))
 
 
@@ -118,7 +119,7 @@ def theta_q_monte_carlo(
     :math:`\hat\theta_1 = \overline{Q_n(\chi)^2}` with se :math:`\mathrm{sd}(Q_n^2)/\sqrt N`;
     :math:`\hat\theta_2 = \overline{Q_n'(\chi)}^2` with the delta-method se
     :math:`2|\overline{Q_n'}|\,\mathrm{sd}(Q_n')/\sqrt N`. :math:`Q_n^2` has a heavy right tail,
-    so the estimate of :math:`\theta_1^Q` converges slowly (the seed's 1.7047 is about 1 % high).
+    so the estimate of :math:`\theta_1^Q` converges slowly; prefer the exact :func:`theta_q`.
     """
     chi = rng.standard_normal(samples)
     q2 = Q(chi, beta, n) ** 2

@@ -412,4 +412,56 @@ def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
             if np.floor(np.log10(hi)) <= np.ceil(np.log10(lo)) - 1 + 1e-12 and lo > 0:
                 axis.set_major_locator(ticker.FixedLocator([lo, hi]))
                 axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.2g}"))
+
+
+def power_law_with_prediction(x, y, yerr, slope: float, intercept: float, exponent_text: str, predicted,
+                              xlabel: str, ylabel: str, var: str = "d") -> plt.Figure:
+    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`γ`, and predicted points.
+
+    ``exponent_text`` is the fitted exponent as printed (with the digits its uncertainty supports);
+    ``predicted`` is drawn as crosses at the same ``x``.
+    """
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label="measured (mean ± se)")
+    xs = np.geomspace(min(x), max(x), 50)
+    ax.plot(xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto {var}^{{{exponent_text}}}$")
+    ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], noise: np.ndarray, xlabel: str,
+                               ylabel: str, noise_label: str, ncols: int = 3,
+                               vlines: dict[str, float] | None = None) -> plt.Figure:
+    r"""One panel per curve :math:`F(x) - F_{\mathrm{ref}}(x)`, over the noise band.
+
+    ``noise`` is the same difference for an independent repetition of the reference: it is drawn in
+    grey in every panel, with the band :math:`\pm\max_x|\mathrm{noise}|` shaded. ``vlines`` marks
+    named positions (e.g. a histogram range's end) with dotted vertical lines.
+    """
+    names = list(diffs)
+    rows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(rows, ncols, figsize=(3.8 * ncols, 2.9 * rows), sharex=True, sharey=True, squeeze=False)
+    floor = float(np.max(np.abs(noise)))
+    for i, (ax, name) in enumerate(zip(axes.flat, names)):
+        ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
+        ax.axhline(0.0, color="0.5", linewidth=0.6)
+        ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
+        ax.plot(x, diffs[name], color=f"C{i % 10}", linewidth=1.3, label=name)
+        for pos in (vlines or {}).values():
+            ax.axvline(pos, color="k", linestyle=":", linewidth=0.9)
+        ax.set_title(name, fontsize=10)
+        ax.legend(fontsize=7, loc="lower left")
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+    fig.tight_layout()
     return fig

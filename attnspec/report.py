@@ -7,6 +7,7 @@ under other parameters shows ✗ and its sentence; nothing raises.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass
 
 from .config import PARAMETERS
@@ -105,9 +106,31 @@ def round_off_bound(x: float, bound: float = 1e-12) -> str:
     return f"≤ {bound:.0e}" if x <= bound else f"{x:.2e}"
 
 
-def significant(x: float, digits: int = 2) -> str:
+def significant_text(x: float, digits: int = 2) -> str:
     """``x`` rounded to ``digits`` significant digits, as ``6.3 × 10⁶`` (plain for 0.01 ≤ \\|x\\| < 10⁴)."""
     if x == 0 or 1e-2 <= abs(x) < 1e4:
         return f"{float(f'{x:.{digits}g}'):g}"
     mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
     return f"{mantissa} × 10" + str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def decimals_for(se: float, significant: int = 2) -> int:
+    """Decimals that show ``significant`` significant digits of a standard error ``se`` (at least 0).
+
+    A statistic is printed with the digits its uncertainty supports: as many decimals as its
+    standard error shown to ``significant`` digits. A non-finite or zero ``se`` gives 6.
+    """
+    if not math.isfinite(se) or se <= 0:
+        return 6
+    return max(0, significant - 1 - math.floor(math.log10(se)))
+
+
+def format_uncertain(value: float, se: float, significant: int = 2) -> str:
+    """``'value ± se'`` with the decimals :func:`decimals_for` supports, e.g. ``'0.0470 ± 0.0004'``."""
+    n = decimals_for(se, significant)
+    return f"{value:.{n}f} ± {se:.{n}f}" if math.isfinite(se) and se > 0 else f"{value:.{n}f}"
+
+
+def significant(value: float, digits: int = 2) -> float:
+    """``value`` rounded to ``digits`` significant digits, as a Python float (for glue)."""
+    return float(f"{float(value):.{int(digits)}g}")

@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,64 @@ def test_no_page_loads_anything_from_another_host():
     remote = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
     offenders = [p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html") if remote.search(p.read_text())]
     assert offenders == []
+
+
+class _Tables(HTMLParser):
+    """Every <table> of a page as a list of rows, each row the texts of its <th>/<td> cells."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._row, self._cell = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[-1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def claims_tables(html: str) -> list[list[list[str]]]:
+    """The claims tables of a page: tables whose header starts with 'claim', 'measured', 'criterion'."""
+    parser = _Tables()
+    parser.feed(html)
+    return [t for t in parser.tables if t and t[0][:3] == ["claim", "measured", "criterion"]]
+
+
+@pytest.mark.parametrize("name", toc_chapter_names())
+def test_claims_tables_render_with_one_verdict_per_row(name):
+    """No cell content (e.g. a criterion `|z| < 3`) splits a row: each row has the header's cells and ends in ✓/✗."""
+    path = SITE / "book" / "chapters" / f"{name}.html"
+    if not path.is_file():
+        pytest.skip("the site is not built (jupyter-book build .)")
+    tables = claims_tables(path.read_text())
+    assert tables, f"{name}: no claims table in the built page"
+    for table in tables:
+        header, rows = table[0], table[1:]
+        assert rows, f"{name}: an empty claims table"
+        for row in rows:
+            assert len(row) == len(header), f"{name}: row {row} has {len(row)} cells, header has {len(header)}"
+            assert row[-1] in ("✓", "✗"), f"{name}: row {row} does not end in a verdict"
+
+
+def test_claims_table_parser_sees_a_split_row():
+    good = ("<table><tr><th>claim</th><th>measured</th><th>criterion</th><th></th></tr>"
+            "<tr><td>a</td><td>1</td><td>|z| &lt; 3</td><td>✓</td></tr></table>")
+    bad = good.replace("<td>|z| &lt; 3</td>", "<td></td><td>z</td><td> &lt; 3</td>")
+    (table,) = claims_tables(good)
+    assert table[1] == ["a", "1", "|z| < 3", "✓"]
+    (table,) = claims_tables(bad)
+    assert len(table[1]) != len(table[0])

@@ -12,7 +12,7 @@ from attnspec.canonical_summary import (bidirectional_summary, bounded_bulk_summ
                                         exact_identities, margin)
 from attnspec.errors import InvalidInput
 from attnspec.fitting import line_fit
-from attnspec.report import fixed, per_length, round_off_bound, significant
+from attnspec.report import fixed, per_length, round_off_bound, significant_text
 
 
 def test_bidirectional_summary_against_closed_forms():
@@ -43,7 +43,7 @@ def test_exact_identities_are_round_off():
 def test_formatters_and_line_fit():
     assert fixed(-0.00001, 4) == "0.0000" and per_length([1, 2.5], 1) == "1.0 / 2.5"
     assert round_off_bound(3e-15) == "≤ 1e-12" and round_off_bound(2e-9) == "2.00e-09"
-    assert significant(6291839.3) == "6.3 × 10⁶" and significant(4.3525, 3) == "4.35"
+    assert significant_text(6291839.3) == "6.3 × 10⁶" and significant_text(4.3525, 3) == "4.35"
     fit = line_fit([0, 1, 2], [1, 3, 5])
     assert fit.slope == pytest.approx(2) and fit.intercept == pytest.approx(1) and fit.max_residual < 1e-12
     assert math.isnan(line_fit([1, 1], [0, 1]).slope)
