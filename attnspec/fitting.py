@@ -99,20 +99,20 @@ def jackknife_se(values) -> float:
 
 
 def rate_fit_jackknife(x, parts_per_x: Sequence[Sequence[np.ndarray]], distance) -> RateFit:
-    r"""A rate fitted to ``distance(pooled parts)`` at each ``x``, with its jackknife over trials.
+    r"""A rate fitted to ``distance(i, pooled parts)`` at each ``x[i]``, with its jackknife over trials.
 
     ``parts_per_x[i]`` holds the per-trial samples at ``x[i]``. The rate's trial uncertainty
-    ``se_trials`` leaves out trial :math:`j` at every ``x`` that has it (sizes with a single trial
-    keep it) and refits; NaN unless some ``x`` has at least two trials.
+    ``se_trials`` leaves out trial :math:`j` at every ``x`` that has more than one trial (sizes
+    with a single trial keep it) and refits; NaN unless some ``x`` has at least two trials.
     """
-    y = [distance(np.concatenate(list(p))) for p in parts_per_x]
+    y = [distance(i, np.concatenate(list(p))) for i, p in enumerate(parts_per_x)]
     fit = rate_fit(x, y)
     n_jk = max((len(p) for p in parts_per_x), default=0)
     if n_jk < 2:
         return fit
     rates = []
     for j in range(n_jk):
-        yj = [distance(np.concatenate([q for i, q in enumerate(p) if i != j])) if len(p) > j and len(p) > 1
-              else y[k] for k, p in enumerate(parts_per_x)]
+        yj = [distance(i, np.concatenate([q for t, q in enumerate(p) if t != j])) if len(p) > max(j, 1)
+              else y[i] for i, p in enumerate(parts_per_x)]
         rates.append(rate_fit(x, yj).rate)
     return RateFit(fit.rate, fit.intercept, fit.se, jackknife_se(rates), fit.n_points)

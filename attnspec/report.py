@@ -7,7 +7,10 @@ under other parameters shows ✗ and its sentence; nothing raises.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass
+
+import numpy as np
 
 from .config import PARAMETERS
 from .ladder import LADDER
@@ -82,3 +85,37 @@ def parameters_table(names: list[str]) -> str:
     rows = [[f"`{n}`", PARAMETERS[n].help, PARAMETERS[n].type_name, f"`{PARAMETERS[n].default}`",
              PARAMETERS[n].range_text] for n in names]
     return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
+
+
+def format_value(x: float, digits: int = 4) -> str:
+    """``x`` with fixed ``digits`` decimals, or "n/a" if it is not finite."""
+    return f"{x:.{digits}f}" if x is not None and np.isfinite(x) else "n/a"
+
+
+def supported_decimals(se: float, fallback: int = 2) -> int:
+    r"""Decimals that a standard error supports: its first significant digit (two if that digit is 1).
+
+    ``fallback`` when ``se`` is not finite or not positive.
+    """
+    if se is None or not np.isfinite(se) or se <= 0:
+        return fallback
+    exponent = math.floor(math.log10(se))
+    leading = int(se / 10.0**exponent)
+    return max(0, -exponent + (1 if leading == 1 else 0))
+
+
+def format_with_se(x: float, se: float, fallback: int = 2) -> str:
+    """``x ± se`` with the decimals the standard error supports; just ``x`` when se is not finite."""
+    if x is None or not np.isfinite(x):
+        return "n/a"
+    digits = supported_decimals(se, fallback)
+    return f"{x:.{digits}f} ± {se:.{digits}f}" if se is not None and np.isfinite(se) else f"{x:.{digits}f}"
+
+
+def format_power_of_ten(x: float, digits: int = 1) -> str:
+    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞ if infinite."""
+    if not np.isfinite(x):
+        return "∞" if x > 0 else "n/a"
+    mantissa, exponent = f"{x:.{digits}e}".split("e")
+    superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mantissa} × 10{superscript}"

@@ -33,7 +33,7 @@ import io
 import logging
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -100,13 +100,13 @@ DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
 POOLED_COLUMNS = [("d", "i8"), ("beta", "f8"), _MODEL, ("trials", "i8")]
 
 
-def make_grid(d: Sequence[int], beta: Sequence[float], trials: int = PARAMETERS["trials"].default, *,
+def make_grid(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int, int] = PARAMETERS["trials"].default, *,
               seed: int = PARAMETERS["seed"].default, c_poly: float = PARAMETERS["c_poly"].default,
               remove_top_k: int = PARAMETERS["remove_top_k"].default) -> list[Config]:
     r"""One validated :class:`~attnspec.config.Config` per :math:`(d, \beta)`, d-major.
 
-    Repeated values are dropped; the order of the remaining ones is kept. Defaults are those of
-    :data:`attnspec.config.PARAMETERS`.
+    Repeated values are dropped; the order of the remaining ones is kept. ``trials`` is one count
+    for every size, or a mapping size -> count. Defaults are those of :data:`attnspec.config.PARAMETERS`.
 
     Raises
     ------
@@ -116,7 +116,8 @@ def make_grid(d: Sequence[int], beta: Sequence[float], trials: int = PARAMETERS[
     for name, values in (("d", d), ("beta", beta)):
         if not values:
             raise ValueError(f"{name} must be a non-empty list")
-    return [Config(d=di, beta=bi, trials=trials, seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
+    per_d = trials if isinstance(trials, Mapping) else dict.fromkeys(d, trials)
+    return [Config(d=di, beta=bi, trials=per_d[di], seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
             for di in dict.fromkeys(d) for bi in dict.fromkeys(beta)]
 
 
@@ -213,12 +214,15 @@ def compute_trials(tasks: list[tuple[Config, int]], client: Client,
                    progress: bool = False, models=None) -> list[dict[str, np.ndarray]]:
     """Run the trials ``(config, k)`` on ``client``'s cluster; results in the order of ``tasks``.
 
+    A task ``(config, k, models)`` computes that subset of rungs instead of ``models``.
+
     Larger matrices get higher priority (longest task first balances the workers best). Each
     finished trial is already in the disk cache when it is reported here.
     """
     folder = str(cache.cache_dir().absolute())
-    futures = {client.submit(_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models,
-                             priority=cfg.d): i for i, (cfg, k) in enumerate(tasks)}
+    futures = {client.submit(_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k,
+                             rest[0] if rest else models, priority=cfg.d): i
+               for i, (cfg, k, *rest) in enumerate(tasks)}
     out: list = [None] * len(tasks)
     done = tqdm(as_completed(futures), total=len(futures), desc="sweep trials", unit="trial",
                 file=sys.stderr, disable=not progress, leave=False)
@@ -285,7 +289,7 @@ class SweepResult:
         return np.array(rows, dtype=POOLED_COLUMNS + _distance_columns())
 
 
-def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int = PARAMETERS["trials"].default, *,
+def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int, int] = PARAMETERS["trials"].default, *,
               seed: int = PARAMETERS["seed"].default, c_poly: float = PARAMETERS["c_poly"].default,
               remove_top_k: int = PARAMETERS["remove_top_k"].default, scheduler: str | None = None,
               n_workers: int | None = None, progress: bool = False, models=None) -> SweepResult:
@@ -295,8 +299,9 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int = PARAMETERS[
     ----------
     d, beta : sequence
         matrix sizes and inverse temperatures; every pair is one configuration.
-    trials : int
-        trials per configuration; trial k is child k of ``SeedSequence(seed)``.
+    trials : int or mapping
+        trials per configuration, or a mapping size -> trials; trial k is child k of
+        ``SeedSequence(seed)``.
     seed, c_poly, remove_top_k
         as in :class:`~attnspec.config.Config`.
     scheduler : str, optional
@@ -322,14 +327,14 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int = PARAMETERS[
     configs = make_grid(d, beta, trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
     check_workers(n_workers, scheduler)
     models = None if models is None else trial_models(models)
-    found = {(i, k): cached_trial(cfg, k, models) for i, cfg in enumerate(configs) for k in range(trials)}
+    found = {(i, k): cached_trial(cfg, k, models) for i, cfg in enumerate(configs) for k in range(cfg.trials)}
     missing = [key for key, value in found.items() if value is None]
     if missing:
         workers = min(n_workers or default_workers(max(cfg.d for cfg in configs)), len(missing))
         with _client(scheduler, workers) as client:
             computed = compute_trials([(configs[i], k) for i, k in missing], client, progress, models)
         found.update(zip(missing, computed))
-    ladders = [LadderResult(cfg, [found[i, k] for k in range(trials)]) for i, cfg in enumerate(configs)]
+    ladders = [LadderResult(cfg, [found[i, k] for k in range(cfg.trials)]) for i, cfg in enumerate(configs)]
     return SweepResult(ladders, len(missing))
 
 
@@ -343,3 +348,65 @@ def to_csv(table: np.ndarray, path: str | Path) -> None:
     writer.writerow(table.dtype.names)
     writer.writerows(table.tolist())
     write_text(path, text.getvalue())
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    r"""One sweep of :func:`run_sweeps`: the grid ``d`` x ``beta``, its trials and its rungs.
+
+    ``trials`` is one count or a mapping size -> count; ``models`` None means all seven rungs.
+    """
+
+    d: Sequence[int]
+    beta: Sequence[float]
+    trials: int | Mapping[int, int] = PARAMETERS["trials"].default
+    models: Sequence[str] | None = None
+
+
+def run_sweeps(requests: Sequence[SweepRequest], *, seed: int = PARAMETERS["seed"].default,
+               c_poly: float = PARAMETERS["c_poly"].default,
+               remove_top_k: int = PARAMETERS["remove_top_k"].default, scheduler: str | None = None,
+               n_workers: int | None = None, progress: bool = False) -> list[SweepResult]:
+    """Several sweeps on one cluster, started only if some trial is missing from the cache.
+
+    Same as one :func:`run_sweep` per request, but the missing trials of all requests are
+    computed together, each once: a trial that one request needs with all rungs and another with
+    a subset is computed with all rungs, and serves both. The first result's ``computed`` counts
+    the trials this call computed; the others' are 0.
+    """
+    check_workers(n_workers, scheduler)
+    grids = []
+    for req in requests:
+        models = None if req.models is None else trial_models(req.models)
+        configs = make_grid(req.d, req.beta, req.trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
+        grids.append((configs, models))
+    full = {(cfg.d, cfg.beta, k) for configs, models in grids if models is None
+            for cfg in configs for k in range(cfg.trials)}
+    found: dict = {}
+    for configs, models in grids:
+        for cfg in configs:
+            for k in range(cfg.trials):
+                use = None if (cfg.d, cfg.beta, k) in full else models
+                key = (cfg.d, cfg.beta, k, use)
+                if key not in found:
+                    found[key] = (cfg, cached_trial(cfg, k, use))
+    missing = [key for key, (cfg, value) in found.items() if value is None]
+    if missing:
+        workers = min(n_workers or default_workers(max(key[0] for key in missing)), len(missing))
+        with _client(scheduler, workers) as client:
+            computed = compute_trials([(found[key][0], key[2], key[3]) for key in missing], client, progress)
+        found.update({key: (found[key][0], value) for key, value in zip(missing, computed)})
+    results = []
+    for configs, models in grids:
+        ladders = []
+        for cfg in configs:
+            trials = []
+            for k in range(cfg.trials):
+                use = None if (cfg.d, cfg.beta, k) in full else models
+                value = found[cfg.d, cfg.beta, k, use][1]
+                trials.append(value if models is None else {n: value[n] for n in ("D", *models)})
+            ladders.append(LadderResult(cfg, trials))
+        results.append(SweepResult(ladders, 0))
+    if results:
+        results[0].computed = len(missing)  # trials computed by this call, counted once
+    return results

@@ -47,6 +47,6 @@ def test_rate_fit_jackknife_keeps_single_trial_sizes():
     rng = np.random.default_rng(2)
     x = [100, 200, 400, 800]
     parts = [[rng.random(5) / d for _ in range(3)] for d in x[:3]] + [[rng.random(5) / 800]]
-    fit = rate_fit_jackknife(x, parts, lambda v: float(v.mean()))
+    fit = rate_fit_jackknife(x, parts, lambda i, v: float(v.mean()))
     assert fit.n_points == 4 and fit.rate == pytest.approx(1.0, abs=0.3)
     assert np.isfinite(fit.se_trials) and fit.se_trials > 0

@@ -263,3 +263,18 @@ def test_to_csv_round_trips_exactly(tmp_path):
     to_csv(table, tmp_path / "t.csv")
     rows = read_csv(tmp_path / "t.csv")
     assert [float(r["x"]) for r in rows] == table["x"].tolist() and rows[1]["model"] == "Y_f"
+
+
+def test_several_sweeps_on_one_cluster(cache_dir):
+    pair = ("sqrt_d_A_perp", "Y_f_lin")
+    requests = [sweep.SweepRequest([64], [0.5, 1.0], 2), sweep.SweepRequest([64, 80], [1.0], {64: 3, 80: 1}, pair)]
+    first, second = sweep.run_sweeps(requests, n_workers=2)
+    # (64, 1.0) trials 0, 1 are full (first request), trial 2 a subset; (80, 1.0) trial 0 a subset; (64, 0.5) x 2
+    assert first.computed == 6 and len(entries(cache_dir)) == 6
+    assert [L.config.trials for L in second.ladders] == [3, 1]
+    assert all(L.models == list(pair) for L in second.ladders)
+    full = run_ladder(first.ladders[1].config)
+    for k in range(2):
+        np.testing.assert_array_equal(second.ladders[0].trials[k]["Y_f_lin"], full.trials[k]["Y_f_lin"])
+    again = sweep.run_sweeps(requests)
+    assert again[0].computed == 0 and np.array_equal(again[1].pooled, second.pooled)
