@@ -23,8 +23,8 @@ def squared_singular_values_of_gram(G: np.ndarray) -> np.ndarray:
 def squared_singular_values(M: np.ndarray) -> np.ndarray:
     r""":math:`s_i(M)^2` in descending order, via ``eigvalsh(M @ M.T)``.
 
-    Agrees with ``np.linalg.svd(M, compute_uv=False)**2`` to about 1e-13 (relative to s_1^2) and is
-    about 2-3 times faster.
+    Agrees with ``np.linalg.svd(M, compute_uv=False)**2`` up to round-off relative to :math:`s_1^2`,
+    and is faster (one Gram product and a symmetric eigenvalue problem; see ``benchmarks/``).
     """
     return squared_singular_values_of_gram(M @ M.T)
 
