@@ -124,6 +124,8 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("max_heads", int, 12, "heads per layer with full singular-value spectra, evenly spaced (all at 12)", low=1, high=12),
         Parameter("angle_bins", int, 50, "bins of the eigen-angle histogram for the KL divergence", low=2, high=1000),
         Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
+        Parameter("d_scale", list, [250, 500, 1000, 2000, 4000], "matrix sizes of the convergence series of the reference and the Gaussian model", low=2, high=20000, item=int),
+        Parameter("pooled_values", int, 8000, "pooled bulk values per size in that series: trials = ceil(pooled_values / d)", low=1, high=10**7),
     ]
 }
 

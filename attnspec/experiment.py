@@ -19,7 +19,8 @@ from .attention import draw_scores, row_normalizers
 from .config import Config
 from .ladder import LADDER, MODEL_NAMES, REFERENCE, TrialInputs
 from .nonlinearity import poly_degree, theta_f, theta_q, theta_q_monte_carlo
-from .spectra import bulk, ks_distance, l1_distance, squared_singular_values_of_gram, wasserstein1
+from .errors import InvalidInput
+from .spectra import bulk, distance, squared_singular_values_of_gram
 
 TOP_N = 5
 
@@ -29,8 +30,68 @@ def trial_rng(seed: int, k: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k,)))
 
 
-def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict[str, np.ndarray]:
-    """Squared singular values (descending) of every rung, and D_i, for trial k."""
+def trial_models(models=None) -> tuple[str, ...]:
+    """The rungs a trial computes, in ladder order: all of them by default, or the named subset."""
+    if models is None:
+        return tuple(MODEL_NAMES)
+    unknown = sorted(set(models) - set(MODEL_NAMES))
+    if unknown or not models:
+        raise InvalidInput(f"models={list(models)!r} is out of range: must be a non-empty subset of "
+                           f"{', '.join(MODEL_NAMES)}")
+    return tuple(m for m in MODEL_NAMES if m in models)
+
+
+def trial_key(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict:
+    """Cache key (parameters) of trial k; a subset of rungs adds ``models`` (the full ladder does not)."""
+    params = {"d": int(d), "beta": float(beta), "c": float(c_poly), "seed": int(seed), "k": int(k)}
+    chosen = trial_models(models)
+    if chosen != tuple(MODEL_NAMES):
+        params["models"] = ",".join(chosen)
+    return params
+
+
+def trial_arrays(models=None) -> frozenset[str]:
+    """Arrays a complete trial holds: ``D`` and one spectrum per rung computed."""
+    return frozenset({"D", *trial_models(models)})
+
+
+def trial_shapes(d: int, models=None) -> dict[str, tuple[int]]:
+    """The arrays of a complete trial and their shapes: ``D`` and each rung's d squared singular values."""
+    return {name: (d,) for name in trial_arrays(models)}
+
+
+def trial_entry(d: int, beta: float, c_poly: float, seed: int, k: int, models=None):
+    """Path of the cache entry :func:`trial` reads and writes."""
+    return cache.entry_path("trial", trial_key(d, beta, c_poly, seed, k, models))
+
+
+def cached_trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict | None:
+    """Trial k from the disk cache without computing it, or None if missing, damaged or incomplete.
+
+    A full-ladder entry also serves any subset of rungs (its spectra are the same).
+    """
+    keys = [trial_key(d, beta, c_poly, seed, k, models)]
+    if models is not None and "models" in keys[0]:
+        keys.append(trial_key(d, beta, c_poly, seed, k))
+    for params in keys:
+        stored = cache.load(cache.entry_path("trial", params), trial_shapes(d, models))
+        if stored is not None:
+            return stored
+    return None
+
+
+def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict[str, np.ndarray]:
+    """Squared singular values (descending) of every rung (or of ``models``), and D_i, for trial k.
+
+    A rung whose Gram matrix follows from its parent's is computed through the parent also when
+    only the rung is asked for, so its spectrum is the same as in a full trial.
+    """
+    chosen = set(trial_models(models))
+    needed = set()
+    for name in chosen:
+        while name is not None:
+            needed.add(name)
+            name = LADDER[name].parent
     rng = trial_rng(seed, k)
     S = draw_scores(d, rng)
     W = rng.standard_normal((d, d))
@@ -39,6 +100,8 @@ def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict
     out = {"D": x.D}
     G, previous = None, None
     for model in LADDER.values():
+        if model.name not in needed:
+            continue
         if model.parent is not None and model.parent == previous:
             G = model.gram_from_parent(G, x)
         else:
@@ -46,7 +109,8 @@ def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict
             M = model.build(x)
             G = M @ M.T
             del M
-        out[model.name] = squared_singular_values_of_gram(G)
+        if model.name in chosen:
+            out[model.name] = squared_singular_values_of_gram(G)
         previous = model.name
     return out
 
@@ -57,16 +121,14 @@ def normalizers(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
                            for k in range(trials)])
 
 
-def trial_shapes(d: int) -> dict[str, tuple[int]]:
-    """Arrays of a stored trial and their shapes: D and every rung's d squared singular values."""
-    return {name: (d,) for name in ("D", *MODEL_NAMES)}
-
-
-def trial(d: int, beta: float, c_poly: float, seed: int, k: int) -> dict[str, np.ndarray]:
-    """Trial k from the disk cache, computed and stored if missing, damaged or not valid."""
-    params = {"d": d, "beta": float(beta), "c": float(c_poly), "seed": seed, "k": k}
-    return cache.cached("trial", params, lambda: compute_trial(d, beta, c_poly, seed, k),
-                        expected=trial_shapes(d))
+def trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict[str, np.ndarray]:
+    """Trial k (all rungs, or ``models``) from the disk cache, computed and stored if missing or damaged."""
+    found = cached_trial(d, beta, c_poly, seed, k, models)
+    if found is not None:
+        return found
+    return cache.cached("trial", trial_key(d, beta, c_poly, seed, k, models),
+                        lambda: compute_trial(d, beta, c_poly, seed, k, models),
+                        expected=trial_shapes(d, models))
 
 
 @dataclass
@@ -75,6 +137,11 @@ class LadderResult:
 
     config: Config
     trials: list[dict[str, np.ndarray]]
+
+    @property
+    def models(self) -> list[str]:
+        """The rungs these trials hold, in ladder order."""
+        return [m for m in MODEL_NAMES if all(m in t for t in self.trials)]
 
     def s2(self, name: str) -> np.ndarray:
         """Squared singular values of rung ``name``: array (trials, d), rows descending."""
@@ -90,7 +157,9 @@ class LadderResult:
 
     @property
     def s1_A(self) -> np.ndarray:
-        r"""Per trial :math:`s_1(A) = s_1(\sqrt d A)/\sqrt d`."""
+        r"""Per trial :math:`s_1(A) = s_1(\sqrt d A)/\sqrt d` (NaN when the trials do not hold that rung)."""
+        if "sqrt_d_A" not in self.models:
+            return np.full(len(self.trials), np.nan)
         return np.sqrt(self.s2("sqrt_d_A")[:, 0] / self.config.d)
 
     @property
@@ -117,15 +186,11 @@ class LadderResult:
         return theta_q_monte_carlo(self.config.beta, self.poly_degree, self.config.mc_samples, rng)
 
     def distances(self, metric: str, reference: str = REFERENCE) -> dict[str, float]:
-        """Distance of every rung's bulk to the reference's: ``metric`` in {'l1', 'ks', 'w1'}."""
+        """Distance of every rung's bulk to the reference's: ``metric`` a key of :data:`attnspec.spectra.METRICS`."""
         ref = self.bulk(reference)
         cfg = self.config
-        fn = {
-            "l1": lambda a: l1_distance(ref, a, cfg.hist_bins, cfg.hist_range),
-            "ks": lambda a: ks_distance(ref, a),
-            "w1": lambda a: wasserstein1(ref, a),
-        }[metric]
-        return {name: fn(self.bulk(name)) for name in MODEL_NAMES}
+        return {name: distance(metric, ref, self.bulk(name), bins=cfg.hist_bins, value_range=cfg.hist_range)
+                for name in self.models}
 
     def summary(self) -> dict:
         """The JSON summary written by ``attnspec ladder --json``."""

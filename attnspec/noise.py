@@ -38,7 +38,7 @@ def reference_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
         return {"s2": squared_singular_values(M)}
 
     params = {"d": int(d), "beta": float(beta), "seed": int(seed), "k": int(k)}
-    return cache.cached("reference_s2", params, compute, expected={"s2"})["s2"]
+    return cache.cached("reference_s2", params, compute, expected={"s2": (int(d),)})["s2"]
 
 
 def reference_bulk(config: Config, seed: int) -> np.ndarray:

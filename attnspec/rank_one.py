@@ -64,6 +64,6 @@ def attention_s1(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
             A = row_softmax(float(beta) * draw_scores(int(d), trial_rng(int(seed), int(k))))
             return {"s1": np.array([top_singular_value(A)])}
 
-        return float(cache.cached("s1_A", params, compute, expected={"s1"})["s1"][0])
+        return float(cache.cached("s1_A", params, compute, expected={"s1": (1,)})["s1"][0])
 
     return np.array([one(k) for k in range(int(trials))])

@@ -10,6 +10,8 @@ import json
 import math
 from dataclasses import asdict, dataclass
 
+import numpy as np
+
 from .config import PARAMETERS
 from .ladder import LADDER
 
@@ -134,3 +136,37 @@ def format_uncertain(value: float, se: float, significant: int = 2) -> str:
 def significant(value: float, digits: int = 2) -> float:
     """``value`` rounded to ``digits`` significant digits, as a Python float (for glue)."""
     return float(f"{float(value):.{int(digits)}g}")
+
+
+def format_value(x: float, digits: int = 4) -> str:
+    """``x`` with fixed ``digits`` decimals, or "n/a" if it is not finite."""
+    return f"{x:.{digits}f}" if x is not None and np.isfinite(x) else "n/a"
+
+
+def supported_decimals(se: float, fallback: int = 2) -> int:
+    r"""Decimals that a standard error supports: its first significant digit (two if that digit is 1).
+
+    ``fallback`` when ``se`` is not finite or not positive.
+    """
+    if se is None or not np.isfinite(se) or se <= 0:
+        return fallback
+    exponent = math.floor(math.log10(se))
+    leading = int(se / 10.0**exponent)
+    return max(0, -exponent + (1 if leading == 1 else 0))
+
+
+def format_with_se(x: float, se: float, fallback: int = 2) -> str:
+    """``x ± se`` with the decimals the standard error supports; just ``x`` when se is not finite."""
+    if x is None or not np.isfinite(x):
+        return "n/a"
+    digits = supported_decimals(se, fallback)
+    return f"{x:.{digits}f} ± {se:.{digits}f}" if se is not None and np.isfinite(se) else f"{x:.{digits}f}"
+
+
+def format_power_of_ten(x: float, digits: int = 1) -> str:
+    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞ if infinite."""
+    if not np.isfinite(x):
+        return "∞" if x > 0 else "n/a"
+    mantissa, exponent = f"{x:.{digits}e}".split("e")
+    superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mantissa} × 10{superscript}"

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 from scipy import stats
+
+from .errors import InvalidInput
 
 
 def squared_singular_values_of_gram(G: np.ndarray) -> np.ndarray:
@@ -18,8 +23,8 @@ def squared_singular_values_of_gram(G: np.ndarray) -> np.ndarray:
 def squared_singular_values(M: np.ndarray) -> np.ndarray:
     r""":math:`s_i(M)^2` in descending order, via ``eigvalsh(M @ M.T)``.
 
-    Agrees with ``np.linalg.svd(M, compute_uv=False)**2`` to about 1e-13 (relative to s_1^2) and is
-    about 2-3 times faster.
+    Agrees with ``np.linalg.svd(M, compute_uv=False)**2`` up to round-off relative to :math:`s_1^2`,
+    and is faster (one Gram product and a symmetric eigenvalue problem; see ``benchmarks/``).
     """
     return squared_singular_values_of_gram(M @ M.T)
 
@@ -107,3 +112,85 @@ def erank2_amplitude(sigma) -> float:
     """
     sigma = np.asarray(sigma, dtype=float)
     return float(np.sum(sigma) ** 2 / np.sum(sigma**2))
+
+
+def ks_to_law_below_quantile(bulk_values: np.ndarray, cdf, ppf, d: int, removed: int) -> float:
+    r"""Kolmogorov distance of a bulk with its top ``removed`` of ``d`` values taken out, to a full law.
+
+    When the top :math:`r` of :math:`d` values of each spectrum are removed, renormalizing the bulk's
+    empirical distribution over :math:`d - r` values moves it by about :math:`r/d` against the full
+    law :math:`F`. Here the bulk is compared with like: its values are counted out of :math:`d` per
+    spectrum (``bulk_values`` pools :math:`T` spectra, so :math:`N = T d`),
+
+    .. math:: F_N(x) = \#\{v \le x\} / N,
+
+    and the supremum is taken only below the law's :math:`(1 - r/d)` quantile
+    :math:`q = F^{-1}(1 - r/d)`, where the removed values (almost surely) are not:
+
+    .. math:: D = \sup_{x < q} |F_N(x) - F(x)|,
+
+    including the left limit at :math:`q`. Comparing the bulk's renormalized distribution with the
+    law conditioned below :math:`q` gives the same value up to the factor :math:`1 - r/d`. For
+    ``removed = 0`` this is the ordinary Kolmogorov distance of the whole spectrum.
+
+    Parameters
+    ----------
+    bulk_values : array
+        the pooled bulk, :math:`T (d - r)` values.
+    cdf, ppf : callables
+        distribution function and quantile function of the law.
+    d, removed : int
+        values per spectrum before removal, and values removed per spectrum (:math:`0 \le r < d`).
+    """
+    v = np.sort(np.asarray(bulk_values, dtype=float))
+    if not 0 <= removed < d or v.size % (d - removed):
+        raise InvalidInput(f"removed={removed} with d={d} and {v.size} bulk values: need 0 <= removed < d "
+                           "and a whole number of spectra of d - removed values")
+    n = v.size // (d - removed) * d
+    q = float(ppf(1.0 - removed / d)) if removed else np.inf
+    below = v[v < q]
+    F = np.asarray(cdf(below), dtype=float)
+    i = np.arange(1, below.size + 1)
+    gaps = [np.abs(i / n - F), np.abs((i - 1) / n - F)]
+    tail = abs(below.size / n - (1.0 - removed / d)) if removed else 0.0
+    return float(max(tail, *(float(g.max()) for g in gaps if g.size)))
+
+
+@dataclass(frozen=True)
+class Metric:
+    r"""A distance between two samples of squared singular values.
+
+    Attributes
+    ----------
+    name : str
+        the key in :data:`METRICS` and the column name in tables.
+    latex : str
+        the math label for figures and table headers.
+    between : callable
+        ``between(a, b, bins, value_range) -> float``; ``bins`` and ``value_range`` are used by the
+        histogram metric only.
+    """
+
+    name: str
+    latex: str
+    between: Callable[[np.ndarray, np.ndarray, int | None, tuple[float, float] | None], float]
+
+
+#: The one registry of distances between spectra: name -> :class:`Metric`.
+METRICS: dict[str, Metric] = {
+    m.name: m for m in [
+        Metric("l1", r"L^1", lambda a, b, bins, value_range: l1_distance(a, b, bins, value_range)),
+        Metric("ks", r"D_{\mathrm{KS}}", lambda a, b, bins, value_range: ks_distance(a, b)),
+        Metric("w1", r"W_1", lambda a, b, bins, value_range: wasserstein1(a, b)),
+    ]
+}
+
+
+def distance(metric: str, a: np.ndarray, b: np.ndarray, *, bins: int | None = None,
+             value_range: tuple[float, float] | None = None) -> float:
+    """Distance ``metric`` (a key of :data:`METRICS`) between samples ``a`` and ``b``."""
+    if metric not in METRICS:
+        raise InvalidInput(f"metric={metric!r} is out of range: must be one of {', '.join(METRICS)}")
+    if metric == "l1" and (bins is None or value_range is None):
+        raise InvalidInput("metric='l1' needs bins and value_range (a histogram grid)")
+    return METRICS[metric].between(a, b, bins, value_range)

@@ -17,8 +17,13 @@ The results are tidy tables (NumPy structured arrays, one row per observation):
 :attr:`SweepResult.table` has one row per :math:`(d, \beta, \text{trial}, \text{model})` and
 :attr:`SweepResult.pooled` one per :math:`(d, \beta, \text{model})`, with the bulk pooled over
 trials. Distances are those of the rung's bulk (the top ``remove_top_k`` squared singular values
-removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE` (``ks``, ``w1``) and
-to the exact limit law :class:`~attnspec.theory.GaussianEquivalentLaw` (``ks_law``).
+removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE` (``ks``, ``w1``, from
+:data:`attnspec.spectra.METRICS`) and to the exact limit law
+:class:`~attnspec.theory.GaussianEquivalentLaw` (``ks_law``, the bulk counted out of :math:`d` and
+compared below the law's :math:`(1 - r/d)` quantile, :func:`attnspec.spectra.ks_to_law_below_quantile`).
+
+A sweep may compute a subset of the rungs (``models``): at large :math:`d` two spectra per trial
+instead of seven.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import io
 import logging
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -41,12 +46,14 @@ from distributed.comm import connect
 from tqdm import tqdm
 
 from . import cache
+from .config import PARAMETERS, Config, available_memory_bytes, trial_memory_bytes
+from .experiment import LadderResult, trial, trial_models
+from .experiment import cached_trial as _cached_trial
+from .experiment import trial_entry as _trial_entry
 from .atomic import write_text
-from .config import Config, available_memory_bytes, trial_memory_bytes
 from .errors import InvalidInput, RunFailed
-from .experiment import LadderResult, trial, trial_shapes
 from .ladder import MODEL_NAMES, REFERENCE
-from .spectra import ks_distance, ks_to_cdf, wasserstein1
+from .spectra import distance, ks_to_law_below_quantile
 from .theory import GaussianEquivalentLaw
 
 #: Environment variables that set the number of BLAS / OpenMP threads of a worker process.
@@ -57,25 +64,36 @@ CONNECT_TIMEOUT = 7
 _limit_law = lru_cache(maxsize=64)(GaussianEquivalentLaw.for_f)  # built once per beta
 
 
-def ks_to_limit_law(bulk: np.ndarray, beta: float) -> float:
+def ks_to_limit_law(bulk: np.ndarray, beta: float, d: int | None = None, removed: int = 0) -> float:
     r"""Kolmogorov distance of ``bulk`` to the exact limit law of the ladder at ``beta``.
 
-    :math:`\sup_x |F_n(x) - F(x)|`, with :math:`F_n` the empirical distribution function of ``bulk``
-    and :math:`F` that of :meth:`GaussianEquivalentLaw.for_f
-    <attnspec.theory.GaussianEquivalentLaw.for_f>`, i.e. :math:`\theta = (e^{\beta^2} - 1, \beta^2)`.
-    NaN at :math:`\beta = 0`, where every rung is degenerate and the law does not exist.
+    The law is :meth:`GaussianEquivalentLaw.for_f <attnspec.theory.GaussianEquivalentLaw.for_f>`,
+    i.e. :math:`\theta = (e^{\beta^2} - 1, \beta^2)`. ``bulk`` pools spectra of ``d`` values with the
+    top ``removed`` taken out of each; the distance is
+    :func:`~attnspec.spectra.ks_to_law_below_quantile` (counted out of :math:`d`, supremum below the
+    law's :math:`(1 - r/d)` quantile). Without ``d``, ``bulk`` is taken as whole spectra. NaN at
+    :math:`\beta = 0`, where every rung is degenerate and the law does not exist.
     """
-    return ks_to_cdf(bulk, _limit_law(beta).cdf) if beta > 0 else float("nan")
+    if not beta > 0:
+        return float("nan")
+    law = _limit_law(beta)
+    if d is None:
+        d, removed = int(np.asarray(bulk).size), 0
+    return ks_to_law_below_quantile(bulk, law.cdf, law.ppf, d, removed)
 
 
-#: Distances of a rung's bulk ``b`` at inverse temperature ``beta``, to the reference rung's bulk
-#: ``ref`` or to the limit law: column name -> ``fn(b, ref, beta)``. Each entry is one column of
-#: both tables.
-DISTANCES = {
-    "ks": lambda b, ref, beta: ks_distance(ref, b),
-    "w1": lambda b, ref, beta: wasserstein1(ref, b),
-    "ks_law": lambda b, ref, beta: ks_to_limit_law(b, beta),
-}
+#: Metrics of :data:`attnspec.spectra.METRICS` that the sweep tables hold (rung's bulk against the
+#: reference rung's bulk of the same trials), followed by ``ks_law``, the distance to the limit law.
+SWEEP_METRICS = ("ks", "w1")
+COLUMNS = (*SWEEP_METRICS, "ks_law")
+#: The distance column names (the name ``attnspec.commands.sweep`` imports).
+DISTANCES = COLUMNS
+
+
+def _distance_row(bulk, ref, cfg: Config) -> tuple[float, ...]:
+    to_ref = tuple(distance(m, ref, bulk) if ref is not None else float("nan") for m in SWEEP_METRICS)
+    return (*to_ref, ks_to_limit_law(bulk, cfg.beta, cfg.d, cfg.remove_top_k))
+
 
 _MODEL = ("model", f"U{max(map(len, MODEL_NAMES))}")
 #: Columns of :attr:`SweepResult.table` other than the distances.
@@ -86,11 +104,13 @@ DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
 POOLED_COLUMNS = [("d", "i8"), ("beta", "f8"), _MODEL, ("trials", "i8")]
 
 
-def make_grid(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int = 0,
-              c_poly: float = 2.0, remove_top_k: int = 3) -> list[Config]:
+def make_grid(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int, int] = PARAMETERS["trials"].default, *,
+              seed: int = PARAMETERS["seed"].default, c_poly: float = PARAMETERS["c_poly"].default,
+              remove_top_k: int = PARAMETERS["remove_top_k"].default) -> list[Config]:
     r"""One validated :class:`~attnspec.config.Config` per :math:`(d, \beta)`, d-major.
 
-    Repeated values are dropped; the order of the remaining ones is kept.
+    Repeated values are dropped; the order of the remaining ones is kept. ``trials`` is one count
+    for every size, or a mapping size -> count. Defaults are those of :data:`attnspec.config.PARAMETERS`.
 
     Raises
     ------
@@ -100,19 +120,19 @@ def make_grid(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
     for name, values in (("d", d), ("beta", beta)):
         if not values:
             raise InvalidInput(f"{name} must be a non-empty list")
-    return [Config(d=di, beta=bi, trials=trials, seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
+    per_d = trials if isinstance(trials, Mapping) else dict.fromkeys(d, trials)
+    return [Config(d=di, beta=bi, trials=per_d[di], seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
             for di in dict.fromkeys(d) for bi in dict.fromkeys(beta)]
 
 
-def trial_entry(cfg: Config, k: int) -> Path:
+def trial_entry(cfg: Config, k: int, models=None) -> Path:
     """Cache entry of trial ``k`` of ``cfg``: the file :func:`attnspec.experiment.trial` writes."""
-    params = {"d": cfg.d, "beta": float(cfg.beta), "c": float(cfg.c_poly), "seed": cfg.seed, "k": k}
-    return cache.entry_path("trial", params)
+    return _trial_entry(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models)
 
 
-def cached_trial(cfg: Config, k: int) -> dict[str, np.ndarray] | None:
-    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or not valid."""
-    return cache.load(trial_entry(cfg, k), trial_shapes(cfg.d))
+def cached_trial(cfg: Config, k: int, models=None) -> dict[str, np.ndarray] | None:
+    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or incomplete."""
+    return _cached_trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models)
 
 
 def check_workers(n_workers: int | None, scheduler: str | None) -> None:
@@ -218,22 +238,25 @@ def check_scheduler(address: str) -> None:
         raise InvalidInput(f"scheduler={address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s")
 
 
-def _trial_task(cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int):
+def _trial_task(cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int, models=None):
     """Worker side: :func:`attnspec.experiment.trial` with the client's cache folder."""
     os.environ[cache.CACHE_ENV] = cache_folder
-    return trial(d, beta, c_poly, seed, k)
+    return trial(d, beta, c_poly, seed, k, models)
 
 
 def compute_trials(tasks: list[tuple[Config, int]], client: Client,
-                   progress: bool = False) -> list[dict[str, np.ndarray]]:
+                   progress: bool = False, models=None) -> list[dict[str, np.ndarray]]:
     """Run the trials ``(config, k)`` on ``client``'s cluster; results in the order of ``tasks``.
+
+    A task ``(config, k, models)`` computes that subset of rungs instead of ``models``.
 
     Larger matrices get higher priority (longest task first balances the workers best). Each
     finished trial is already in the disk cache when it is reported here.
     """
     folder = str(cache.cache_dir().absolute())
     futures = {client.submit(_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k,
-                             priority=cfg.d): i for i, (cfg, k) in enumerate(tasks)}
+                             rest[0] if rest else models, priority=cfg.d): i
+               for i, (cfg, k, *rest) in enumerate(tasks)}
     out: list = [None] * len(tasks)
     done = tqdm(as_completed(futures), total=len(futures), desc="sweep trials", unit="trial",
                 file=sys.stderr, disable=not progress, leave=False)
@@ -247,30 +270,28 @@ def compute_trials(tasks: list[tuple[Config, int]], client: Client,
     return out
 
 
-def _distance_row(bulk, ref, beta: float) -> tuple[float, ...]:
-    return tuple(fn(bulk, ref, beta) for fn in DISTANCES.values())
-
-
 def trial_rows(result: LadderResult) -> list[tuple]:
     r"""Rows of :attr:`SweepResult.table` for every trial and rung of one :math:`(d, \beta)`."""
     cfg, rows = result.config, []
     for k, t in enumerate(result.trials):
         one = LadderResult(cfg, [t])
-        ref, s1_A, D_std = one.bulk(REFERENCE), float(one.s1_A[0]), float(t["D"].std())
-        rows += [(cfg.d, cfg.beta, k, m, *_distance_row(one.bulk(m), ref, cfg.beta),
-                  float(t[m][0]), s1_A, D_std) for m in MODEL_NAMES]
+        ref = one.bulk(REFERENCE) if REFERENCE in one.models else None
+        s1_A, D_std = float(one.s1_A[0]), float(t["D"].std())
+        rows += [(cfg.d, cfg.beta, k, m, *_distance_row(one.bulk(m), ref, cfg),
+                  float(t[m][0]), s1_A, D_std) for m in one.models]
     return rows
 
 
 def pooled_rows(result: LadderResult) -> list[tuple]:
     """Rows of :attr:`SweepResult.pooled`: every rung's bulk pooled over the trials."""
-    cfg, ref = result.config, result.bulk(REFERENCE)
-    return [(cfg.d, cfg.beta, m, len(result.trials), *_distance_row(result.bulk(m), ref, cfg.beta))
-            for m in MODEL_NAMES]
+    cfg = result.config
+    ref = result.bulk(REFERENCE) if REFERENCE in result.models else None
+    return [(cfg.d, cfg.beta, m, len(result.trials), *_distance_row(result.bulk(m), ref, cfg))
+            for m in result.models]
 
 
 def _distance_columns() -> list[tuple[str, str]]:
-    return [(name, "f8") for name in DISTANCES]
+    return [(name, "f8") for name in COLUMNS]
 
 
 @dataclass
@@ -292,7 +313,7 @@ class SweepResult:
     def table(self) -> np.ndarray:
         r"""One row per :math:`(d, \beta, \text{trial}, \text{model})`.
 
-        Columns: ``d``, ``beta``, ``trial``, ``model``; one per entry of :data:`DISTANCES` (that
+        Columns: ``d``, ``beta``, ``trial``, ``model``; one per entry of :data:`COLUMNS` (that
         trial's bulk of the rung against the same trial's reference bulk); ``top_sq``, the rung's
         largest squared singular value :math:`s_1^2`; ``s1_A``, :math:`s_1(A)`; ``D_std``, the
         standard deviation of the normalizers :math:`D_i` over the rows.
@@ -307,17 +328,19 @@ class SweepResult:
         return np.array(rows, dtype=POOLED_COLUMNS + _distance_columns())
 
 
-def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int = 0,
-              c_poly: float = 2.0, remove_top_k: int = 3, scheduler: str | None = None,
-              n_workers: int | None = None, progress: bool = False) -> SweepResult:
+def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int, int] = PARAMETERS["trials"].default, *,
+              seed: int = PARAMETERS["seed"].default, c_poly: float = PARAMETERS["c_poly"].default,
+              remove_top_k: int = PARAMETERS["remove_top_k"].default, scheduler: str | None = None,
+              n_workers: int | None = None, progress: bool = False, models=None) -> SweepResult:
     """Run (or read from the cache) every trial of the grid ``d`` x ``beta`` on Dask.
 
     Parameters
     ----------
     d, beta : sequence
         matrix sizes and inverse temperatures; every pair is one configuration.
-    trials : int
-        trials per configuration; trial k is child k of ``SeedSequence(seed)``.
+    trials : int or mapping
+        trials per configuration, or a mapping size -> trials; trial k is child k of
+        ``SeedSequence(seed)``.
     seed, c_poly, remove_top_k
         as in :class:`~attnspec.config.Config`.
     scheduler : str, optional
@@ -327,6 +350,9 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
         there are trials to compute.
     progress : bool
         show a progress bar on stderr.
+    models : sequence of str, optional
+        the rungs to compute (ladder names); all seven by default. A cached full-ladder trial
+        serves any subset.
 
     Returns
     -------
@@ -341,14 +367,15 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int, *, seed: int
     """
     configs = make_grid(d, beta, trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
     check_workers(n_workers, scheduler)
-    found = {(i, k): cached_trial(cfg, k) for i, cfg in enumerate(configs) for k in range(trials)}
+    models = None if models is None else trial_models(models)
+    found = {(i, k): cached_trial(cfg, k, models) for i, cfg in enumerate(configs) for k in range(cfg.trials)}
     missing = [key for key, value in found.items() if value is None]
     if missing:
         workers = min(n_workers or default_workers(max(cfg.d for cfg in configs)), len(missing))
         with _client(scheduler, workers) as client:
-            computed = compute_trials([(configs[i], k) for i, k in missing], client, progress)
+            computed = compute_trials([(configs[i], k) for i, k in missing], client, progress, models)
         found.update(zip(missing, computed))
-    ladders = [LadderResult(cfg, [found[i, k] for k in range(trials)]) for i, cfg in enumerate(configs)]
+    ladders = [LadderResult(cfg, [found[i, k] for k in range(cfg.trials)]) for i, cfg in enumerate(configs)]
     return SweepResult(ladders, len(missing))
 
 
@@ -362,3 +389,65 @@ def to_csv(table: np.ndarray, path: str | Path) -> None:
     writer.writerow(table.dtype.names)
     writer.writerows(table.tolist())
     write_text(path, text.getvalue())
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    r"""One sweep of :func:`run_sweeps`: the grid ``d`` x ``beta``, its trials and its rungs.
+
+    ``trials`` is one count or a mapping size -> count; ``models`` None means all seven rungs.
+    """
+
+    d: Sequence[int]
+    beta: Sequence[float]
+    trials: int | Mapping[int, int] = PARAMETERS["trials"].default
+    models: Sequence[str] | None = None
+
+
+def run_sweeps(requests: Sequence[SweepRequest], *, seed: int = PARAMETERS["seed"].default,
+               c_poly: float = PARAMETERS["c_poly"].default,
+               remove_top_k: int = PARAMETERS["remove_top_k"].default, scheduler: str | None = None,
+               n_workers: int | None = None, progress: bool = False) -> list[SweepResult]:
+    """Several sweeps on one cluster, started only if some trial is missing from the cache.
+
+    Same as one :func:`run_sweep` per request, but the missing trials of all requests are
+    computed together, each once: a trial that one request needs with all rungs and another with
+    a subset is computed with all rungs, and serves both. The first result's ``computed`` counts
+    the trials this call computed; the others' are 0.
+    """
+    check_workers(n_workers, scheduler)
+    grids = []
+    for req in requests:
+        models = None if req.models is None else trial_models(req.models)
+        configs = make_grid(req.d, req.beta, req.trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
+        grids.append((configs, models))
+    full = {(cfg.d, cfg.beta, k) for configs, models in grids if models is None
+            for cfg in configs for k in range(cfg.trials)}
+    found: dict = {}
+    for configs, models in grids:
+        for cfg in configs:
+            for k in range(cfg.trials):
+                use = None if (cfg.d, cfg.beta, k) in full else models
+                key = (cfg.d, cfg.beta, k, use)
+                if key not in found:
+                    found[key] = (cfg, cached_trial(cfg, k, use))
+    missing = [key for key, (cfg, value) in found.items() if value is None]
+    if missing:
+        workers = min(n_workers or default_workers(max(key[0] for key in missing)), len(missing))
+        with _client(scheduler, workers) as client:
+            computed = compute_trials([(found[key][0], key[2], key[3]) for key in missing], client, progress)
+        found.update({key: (found[key][0], value) for key, value in zip(missing, computed)})
+    results = []
+    for configs, models in grids:
+        ladders = []
+        for cfg in configs:
+            trials = []
+            for k in range(cfg.trials):
+                use = None if (cfg.d, cfg.beta, k) in full else models
+                value = found[cfg.d, cfg.beta, k, use][1]
+                trials.append(value if models is None else {n: value[n] for n in ("D", *models)})
+            ladders.append(LadderResult(cfg, trials))
+        results.append(SweepResult(ladders, 0))
+    if results:
+        results[0].computed = len(missing)  # trials computed by this call, counted once
+    return results

@@ -129,3 +129,27 @@ def test_rank_one_outlier_and_bulk_scale(ladder_1000):
     assert ladder_1000.top_sq("sqrt_d_A")[0] == pytest.approx(D_STAT, rel=0.01)
     assert ladder_1000.top_sq("sqrt_d_A_perp")[0] < 20
     assert ladder_1000.top_sq("Y_f_lin")[0] == pytest.approx(9.00954, rel=0.05)
+
+
+def test_a_subset_of_rungs_has_the_full_trials_spectra(tmp_path, monkeypatch):
+    from attnspec.errors import InvalidInput
+    from attnspec.experiment import cached_trial, trial_arrays, trial_entry, trial_key
+
+    monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path))
+    full = compute_trial(36, 1.0, 2.0, 5, 1)
+    pair = ("Y_f_lin", "sqrt_d_A_perp")
+    sub = trial(36, 1.0, 2.0, 5, 1, models=pair)
+    assert set(sub) == trial_arrays(pair) == {"D", "sqrt_d_A_perp", "Y_f_lin"}
+    for name in sub:
+        np.testing.assert_array_equal(sub[name], full[name])
+    assert trial_key(36, 1.0, 2.0, 5, 1, pair)["models"] == "sqrt_d_A_perp,Y_f_lin"
+    assert "models" not in trial_key(36, 1.0, 2.0, 5, 1, MODEL_NAMES)
+    assert trial_entry(36, 1.0, 2.0, 5, 1, pair).exists() and not trial_entry(36, 1.0, 2.0, 5, 1).exists()
+    assert cached_trial(36, 1.0, 2.0, 5, 1) is None  # a subset does not serve the full ladder
+    trial(36, 1.0, 2.0, 5, 2)  # a full trial serves any subset
+    assert set(cached_trial(36, 1.0, 2.0, 5, 2, ("Y",))) == {"D", "Y"}
+    with pytest.raises(InvalidInput, match="models"):
+        trial_key(36, 1.0, 2.0, 5, 1, ("Z",))
+    res = LadderResult(Config(d=36, trials=1), [sub])
+    assert res.models == ["sqrt_d_A_perp", "Y_f_lin"] and np.isnan(res.s1_A).all()
+    assert set(res.distances("ks")) == {"sqrt_d_A_perp", "Y_f_lin"}

@@ -83,3 +83,67 @@ def test_ks_to_cdf():
     a = np.random.default_rng(4).standard_normal(4000)
     assert ks_to_cdf(a, stats.norm.cdf) < 0.03
     assert ks_to_cdf(a + 1.0, stats.norm.cdf) > 0.3
+
+
+def _law_sample(rng, size):
+    """Squared singular values of a square Gaussian matrix (Marchenko–Pastur, ratio 1)."""
+    M = rng.standard_normal((size, size)) / np.sqrt(size)
+    return squared_singular_values(M)
+
+
+@pytest.mark.parametrize("removed", [0, 3, 20])
+def test_ks_below_quantile_of_a_sample_from_the_law_is_at_noise_level(removed):
+    from attnspec.spectra import ks_to_law_below_quantile
+    from attnspec.theory import MarchenkoPastur
+
+    law = MarchenkoPastur(1.0)
+    rng = np.random.default_rng(7)
+    d, n = 400, 20000
+    x = np.sort(law.ppf(rng.random(n)))[::-1]  # i.i.d. sample of the law, descending
+    full = ks_to_cdf(x, law.cdf)
+    right = ks_to_law_below_quantile(x[removed:], law.cdf, law.ppf, n, removed)
+    renormalized = ks_to_cdf(x[removed:], law.cdf)
+    noise = 1.36 / np.sqrt(n)  # 95 % Kolmogorov quantile
+    assert right <= full + 1e-12 and right < noise
+    # pooled spectra of d values each, with r of each removed: renormalizing adds about r/d
+    spectra = [np.sort(law.ppf(rng.random(d)))[::-1] for _ in range(20)]
+    pooled = np.concatenate([s[removed:] for s in spectra])
+    right = ks_to_law_below_quantile(pooled, law.cdf, law.ppf, d, removed)
+    assert right < 1.36 / np.sqrt(20 * d)
+    if removed >= 20:
+        assert ks_to_cdf(pooled, law.cdf) > 0.8 * removed / d > right
+
+
+def test_ks_below_quantile_without_removal_is_the_ordinary_distance():
+    from attnspec.spectra import ks_to_law_below_quantile
+    from attnspec.theory import MarchenkoPastur
+
+    law = MarchenkoPastur(1.0)
+    s2 = _law_sample(np.random.default_rng(1), 300)
+    assert ks_to_law_below_quantile(s2, law.cdf, law.ppf, 300, 0) == pytest.approx(ks_to_cdf(s2, law.cdf), abs=1e-15)
+
+
+def test_ks_below_quantile_rejects_a_bulk_that_is_not_whole_spectra():
+    from attnspec.errors import InvalidInput
+    from attnspec.spectra import ks_to_law_below_quantile
+
+    with pytest.raises(InvalidInput, match="removed=3"):
+        ks_to_law_below_quantile(np.ones(10), stats.norm.cdf, stats.norm.ppf, 10, 3)
+    with pytest.raises(InvalidInput):
+        ks_to_law_below_quantile(np.ones(10), stats.norm.cdf, stats.norm.ppf, 10, 10)
+
+
+def test_metric_registry():
+    from attnspec.errors import InvalidInput
+    from attnspec.spectra import METRICS, distance
+
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal(500), rng.standard_normal(400) + 0.3
+    assert set(METRICS) == {"l1", "ks", "w1"}
+    assert distance("ks", a, b) == ks_distance(a, b)
+    assert distance("w1", a, b) == wasserstein1(a, b)
+    assert distance("l1", a, b, bins=20, value_range=(-4, 4)) == l1_distance(a, b, 20, (-4, 4))
+    with pytest.raises(InvalidInput, match="metric='kl'"):
+        distance("kl", a, b)
+    with pytest.raises(InvalidInput, match="bins"):
+        distance("l1", a, b)

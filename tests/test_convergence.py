@@ -1,0 +1,54 @@
+"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation; formatters."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attnspec.config import Config
+from attnspec.convergence import (crossing, distance_series, extrapolate, limit_law, pooled_distance,
+                                  trials_for_pooled)
+from attnspec.experiment import run_ladder
+from attnspec.report import format_power_of_ten, format_with_se, supported_decimals
+from attnspec.spectra import ks_to_law_below_quantile
+
+
+def test_trials_for_pooled():
+    assert trials_for_pooled([250, 500, 1000, 8000], 8000) == {250: 32, 500: 16, 1000: 8, 8000: 1}
+    assert trials_for_pooled([10000], 8000, minimum=2) == {10000: 2}
+
+
+def test_crossing_and_extrapolation():
+    assert crossing([0.5, 1.0, 1.5], [0.01, 0.04, 0.16], 0.08) == pytest.approx(1.25)
+    assert math.isnan(crossing([0.5, 1.0], [0.2, 0.3], 0.05))
+    ext = extrapolate(1000, 0.2, 0.5, 0.1, 0.05)
+    assert ext.d == pytest.approx(16000) and ext.d_low < ext.d < ext.d_high and not ext.reached
+    assert extrapolate(1000, 0.2, 0.05, 0.1, 0.05).d_high == math.inf
+    assert extrapolate(1000, 0.01, 0.5, 0.1, 0.05).reached
+
+
+def test_distance_series_and_pooled_distance(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path))
+    ladders = [run_ladder(Config(d=dv, trials=3, seed=2)) for dv in (40, 60, 90, 120)]
+    s = distance_series(ladders, "Y_f_lin")
+    law = limit_law("f", 40, 1.0, 2.0)
+    assert s.ks[0] == ks_to_law_below_quantile(ladders[0].bulk("Y_f_lin"), law.cdf, law.ppf, 40, 3)
+    assert s.d.tolist() == [40, 60, 90, 120] and s.trials.tolist() == [3, 3, 3, 3]
+    assert np.all(s.ks_se > 0) and s.fit.n_points == 4 and np.isfinite(s.fit.se) and np.isfinite(s.fit.se_trials)
+    p = pooled_distance(ladders[0], "Y_f_lin")
+    assert p.ks == s.ks[0] and p.se == s.ks_se[0]
+    assert s.at(60) == s.ks[1] and math.isnan(s.at(61))
+    q = distance_series(ladders, "Y_Q_lin", "q")
+    assert np.all(np.isfinite(q.ks))
+    assert limit_law("f", 40, 0.0, 2.0) is None
+
+
+def test_formatters():
+    assert supported_decimals(0.023) == 2 and supported_decimals(0.013) == 3 and supported_decimals(0.4) == 1
+    assert supported_decimals(float("nan"), 3) == 3
+    assert format_with_se(1.01234, 0.023) == "1.01 ± 0.02"
+    assert format_with_se(1.01234, 0.013) == "1.012 ± 0.013"
+    assert format_with_se(1.01234, float("nan")) == "1.01"
+    assert format_power_of_ten(3.8e5) == "3.8 × 10⁵" and format_power_of_ten(math.inf) == "∞"
