@@ -114,6 +114,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("max_heads", int, 12, "heads per layer with full singular-value spectra, evenly spaced (all at 12)", low=1, high=12),
         Parameter("angle_bins", int, 50, "bins of the eigen-angle histogram for the KL divergence", low=2, high=1000),
         Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
+        Parameter("conventions", int, 5, "seeded conventions (signs and null-space completions) per singular factor", low=2, high=100),
     ]
 }
 

@@ -393,3 +393,12 @@ def spread_and_distance(betas, measured: dict[str, np.ndarray], predicted: dict[
     right.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Figure:
+    """On every axis of ``fig`` labelled ``xlabel``: major ticks at ``lengths`` only, no minor ticks."""
+    for ax in fig.axes:
+        if ax.get_xlabel() == xlabel:
+            ax.set_xticks(list(lengths), [str(n) for n in lengths])
+            ax.xaxis.set_minor_locator(plt.NullLocator())
+    return fig

@@ -7,6 +7,7 @@ under other parameters shows ✗ and its sentence; nothing raises.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass
 
 from .config import PARAMETERS
@@ -82,3 +83,20 @@ def parameters_table(names: list[str]) -> str:
     rows = [[f"`{n}`", PARAMETERS[n].help, PARAMETERS[n].type_name, f"`{PARAMETERS[n].default}`",
              PARAMETERS[n].range_text] for n in names]
     return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
+
+
+def fixed(x, digits: int = 4) -> str:
+    """``x`` with ``digits`` decimals, no sign on a rounded zero; a dash for None or a non-finite value."""
+    if x is None or not math.isfinite(float(x)):
+        return "–"
+    return f"{round(float(x), digits) + 0.0:.{digits}f}"
+
+
+def with_interval(value, low, high, digits: int = 4) -> str:
+    """``value [low, high]`` with fixed decimals (an estimate and its interval)."""
+    return f"{fixed(value, digits)} [{fixed(low, digits)}, {fixed(high, digits)}]"
+
+
+def per_model(values: dict[str, str], sep: str = " / ") -> str:
+    """The values of ``values`` (one formatted string per model, in insertion order) joined by ``sep``."""
+    return sep.join(str(v) for v in values.values())
