@@ -335,3 +335,19 @@ def test_haar_floor_is_reproducible_and_ordered():
     floor = summary.haar_floor(16, 0, 50)
     assert floor == summary.haar_floor(16, 0, 50) and floor.reps == 20
     assert 0 < floor.median.w1 <= floor.w1_q95 < math.pi / 2
+
+
+def test_formatters_for_the_real_chapter():
+    from attnspec.report import fixed, per_model, with_interval
+
+    assert fixed(-0.00001) == "0.0000" and fixed(float("nan")) == "–" and fixed(None) == "–"
+    assert with_interval(0.12345, 0.1, 0.2, 3) == "0.123 [0.100, 0.200]"
+    assert per_model({"minilm": "a", "smollm": "b"}) == "a / b"
+
+
+def test_paper_values_are_transcribed_once():
+    from attnspec.real.paper import PAPER_VALUES
+
+    keys = {(p.key, p.length) for p in PAPER_VALUES}
+    assert len(keys) == len(PAPER_VALUES)
+    assert {p.value for p in PAPER_VALUES if p.length == 1024} >= {"0.0942", "1.18", "27.51", "314.06", "95.12"}
