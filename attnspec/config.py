@@ -126,6 +126,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
         Parameter("d_scale", list, [250, 500, 1000, 2000, 4000], "matrix sizes of the convergence series of the reference and the Gaussian model", low=2, high=20000, item=int),
         Parameter("pooled_values", int, 8000, "pooled bulk values per size in that series: trials = ceil(pooled_values / d)", low=1, high=10**7),
+        Parameter("conventions", int, 5, "seeded conventions (signs and null-space completions) per singular factor", low=2, high=100),
     ]
 }
 

@@ -464,4 +464,12 @@ def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], nois
     for ax in axes[:, 0]:
         ax.set_ylabel(ylabel)
     fig.tight_layout()
+
+
+def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Figure:
+    """On every axis of ``fig`` labelled ``xlabel``: major ticks at ``lengths`` only, no minor ticks."""
+    for ax in fig.axes:
+        if ax.get_xlabel() == xlabel:
+            ax.set_xticks(list(lengths), [str(n) for n in lengths])
+            ax.xaxis.set_minor_locator(plt.NullLocator())
     return fig

@@ -91,7 +91,9 @@ def parameters_table(names: list[str]) -> str:
 
 
 def fixed(x, digits: int = 4) -> str:
-    """``x`` with fixed decimals and no sign on a rounded zero (``-0.0000`` prints as ``0.0000``)."""
+    """``x`` with ``digits`` decimals, no sign on a rounded zero; a dash for None or a non-finite value."""
+    if x is None or not math.isfinite(float(x)):
+        return "–"
     return f"{round(float(x), digits) + 0.0:.{digits}f}"
 
 
@@ -170,3 +172,13 @@ def format_power_of_ten(x: float, digits: int = 1) -> str:
     mantissa, exponent = f"{x:.{digits}e}".split("e")
     superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
     return f"{mantissa} × 10{superscript}"
+
+
+def with_interval(value, low, high, digits: int = 4) -> str:
+    """``value [low, high]`` with fixed decimals (an estimate and its interval)."""
+    return f"{fixed(value, digits)} [{fixed(low, digits)}, {fixed(high, digits)}]"
+
+
+def per_model(values: dict[str, str], sep: str = " / ") -> str:
+    """The values of ``values`` (one formatted string per model, in insertion order) joined by ``sep``."""
+    return sep.join(str(v) for v in values.values())

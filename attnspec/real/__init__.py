@@ -7,7 +7,7 @@ probabilities on a text; :mod:`attnspec.real.texts` ships public-domain English 
 on.
 """
 
-from attnspec.real.models import MODELS, ModelInfo, attention_maps, get_model
+from attnspec.real.models import MODELS, ModelInfo, attention_maps, get_model, iter_layers
 from attnspec.real.texts import TEXT_NAMES, excerpt, read_text
 from attnspec.real.trace import Trace
 
@@ -19,5 +19,6 @@ __all__ = [
     "attention_maps",
     "excerpt",
     "get_model",
+    "iter_layers",
     "read_text",
 ]

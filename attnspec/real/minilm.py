@@ -30,7 +30,7 @@ from safetensors.numpy import load_file
 from tokenizers import Encoding, Tokenizer
 
 from attnspec.real.ops import attention_softmax, gelu, layer_norm
-from attnspec.real.trace import Trace, check_max_tokens
+from attnspec.real.trace import Trace, check_max_tokens, iter_layers, record
 from attnspec.real.weights import package_file
 
 NAME = "minilm"
@@ -158,23 +158,8 @@ def trace(text: str, max_tokens: int = MAX_TOKENS, scores: bool = False) -> Trac
         ``(7, n, 384)``.
     """
     encoding = encode(text, max_tokens)
-    ids = np.asarray(encoding.ids)
-    hidden = [embed(ids)]
-    maps, raw = [], []
-    for index in range(load().config["num_hidden_layers"]):
-        x, attention, s = layer(index, hidden[-1])
-        hidden.append(x)
-        maps.append(attention)
-        if scores:
-            raw.append(s)
-    return Trace(
-        model=NAME,
-        tokens=list(encoding.tokens),
-        ids=ids,
-        attention=np.stack(maps),
-        hidden=np.stack(hidden),
-        scores=np.stack(raw) if scores else None,
-    )
+    passes = iter_layers(embed, layer, encoding.ids, load().config["num_hidden_layers"])
+    return record(NAME, encoding, passes, scores=scores)
 
 
 def _linear(x: np.ndarray, name: str) -> np.ndarray:

@@ -1,15 +1,16 @@
-"""The registry of pretrained models and the one call the chapters use: :func:`attention_maps`."""
+"""The registry of pretrained models, :func:`iter_layers` (one layer at a time) and :func:`attention_maps`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 from tokenizers import Encoding
 
 from attnspec.real import minilm, smollm
-from attnspec.real.trace import Trace
+from attnspec.real import trace as _trace
+from attnspec.real.trace import LayerPass, Trace
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,12 @@ class ModelInfo:
         ``encode(text, max_tokens)`` returns the :class:`tokenizers.Encoding` the model sees.
     trace : callable
         ``trace(text, max_tokens, scores=False)`` returns a :class:`~attnspec.real.trace.Trace`.
+    embed : callable
+        ``embed(ids)``: the token matrix entering layer 0, shape ``(n, hidden)``.
+    layer : callable
+        ``layer(index, x)`` returns ``(next hidden state, attention, scores)`` of layer ``index``.
+    display : str
+        Display name in tables and figures, e.g. ``"MiniLM-L6 (encoder)"``.
     """
 
     name: str
@@ -51,6 +58,9 @@ class ModelInfo:
     license: str
     encode: Callable[[str, int], Encoding]
     trace: Callable[..., Trace]
+    embed: Callable[[np.ndarray], np.ndarray]
+    layer: Callable[[int, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    display: str
 
 
 MODELS: dict[str, ModelInfo] = {
@@ -68,6 +78,9 @@ MODELS: dict[str, ModelInfo] = {
         license="Apache-2.0",
         encode=minilm.encode,
         trace=minilm.trace,
+        embed=minilm.embed,
+        layer=minilm.layer,
+        display="MiniLM-L6 (encoder)",
     ),
     "smollm": ModelInfo(
         name="smollm",
@@ -83,6 +96,9 @@ MODELS: dict[str, ModelInfo] = {
         license="Apache-2.0",
         encode=smollm.encode,
         trace=smollm.trace,
+        embed=smollm.embed,
+        layer=smollm.layer,
+        display="SmolLM2-135M (decoder)",
     ),
 }
 
@@ -98,6 +114,26 @@ def get_model(name: str) -> ModelInfo:
     if name not in MODELS:
         raise ValueError(f"model must be one of {sorted(MODELS)}, got {name!r}")
     return MODELS[name]
+
+
+def iter_layers(model: str, text: str, max_tokens: int) -> Iterator[LayerPass]:
+    r"""Forward pass of a registered model on a text, one :class:`~attnspec.real.trace.LayerPass` per layer.
+
+    The same computation as ``get_model(model).trace(text, max_tokens, scores=True)``
+    (:func:`attnspec.real.trace.iter_layers` with the model's ``embed`` and ``layer``), but each
+    layer's arrays are released once the caller moves on, so memory stays at one layer's maps.
+
+    Parameters
+    ----------
+    model : str
+        Registry name.
+    text : str
+        The input text; its first ``max_tokens`` tokens are used.
+    max_tokens : int
+        Largest number of tokens :math:`n`.
+    """
+    info = get_model(model)
+    return _trace.iter_layers(info.embed, info.layer, info.encode(text, max_tokens).ids, info.layers)
 
 
 def attention_maps(model: str, text: str, max_tokens: int = 512) -> tuple[np.ndarray, int]:

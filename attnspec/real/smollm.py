@@ -42,7 +42,7 @@ from gguf.quants import dequantize
 from tokenizers import AddedToken, Encoding, Tokenizer, decoders, models, pre_tokenizers
 
 from attnspec.real.ops import attention_softmax, rms_norm, silu
-from attnspec.real.trace import Trace, check_max_tokens
+from attnspec.real.trace import Trace, check_max_tokens, iter_layers, record
 from attnspec.real.weights import package_file
 
 NAME = "smollm"
@@ -217,27 +217,20 @@ def trace(text: str, max_tokens: int = MAX_TOKENS, scores: bool = False) -> Trac
         position, :math:`\operatorname{RMSNorm}(x_n)\, E^\top` with the tied embedding
         :math:`E`.
     """
-    model = load()
     encoding = encode(text, max_tokens)
-    ids = np.asarray(encoding.ids)
-    hidden = [model.weights["token_embd.weight"][ids]]
-    maps, raw = [], []
-    for index in range(model.config["layers"]):
-        x, attention, s = layer(index, hidden[-1])
-        hidden.append(x)
-        maps.append(attention)
-        if scores:
-            raw.append(s)
-    last = rms_norm(hidden[-1][-1], model.weights["output_norm.weight"], model.config["eps"])
-    return Trace(
-        model=NAME,
-        tokens=list(encoding.tokens),
-        ids=ids,
-        attention=np.stack(maps),
-        hidden=np.stack(hidden),
-        scores=np.stack(raw) if scores else None,
-        logits=model.weights["token_embd.weight"] @ last,
-    )
+    passes = iter_layers(embed, layer, encoding.ids, load().config["layers"])
+    return record(NAME, encoding, passes, scores=scores, logits=logits)
+
+
+def embed(ids: np.ndarray) -> np.ndarray:
+    r"""Token embedding :math:`X_0 = E[t_i]`, shape ``(n, 576)`` (no position embedding: RoPE)."""
+    return load().weights["token_embd.weight"][np.asarray(ids)]
+
+
+def logits(last: np.ndarray) -> np.ndarray:
+    r"""Next-token logits :math:`\operatorname{RMSNorm}(x_n)\, E^\top` of a final state, tied embedding :math:`E`."""
+    model = load()
+    return model.weights["token_embd.weight"] @ rms_norm(last, model.weights["output_norm.weight"], model.config["eps"])
 
 
 def next_token(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +49,72 @@ class Trace:
     def n(self) -> int:
         """Number of tokens :math:`n`."""
         return len(self.ids)
+
+
+@dataclass(frozen=True)
+class LayerPass:
+    r"""One layer of a forward pass.
+
+    Attributes
+    ----------
+    index : int
+        Zero-based layer number :math:`l`.
+    hidden_in : numpy.ndarray
+        The token matrix :math:`X` entering the layer, shape ``(n, hidden_size)``: the states from
+        which the layer's queries and keys are computed.
+    hidden_out : numpy.ndarray
+        The state leaving the layer, shape ``(n, hidden_size)``.
+    attention, scores : numpy.ndarray
+        Shape ``(heads, n, n)``: :math:`A^{(l,h)}` and :math:`S^{(l,h)} = Q K^\top/\sqrt{d_h}`
+        before any mask.
+    """
+
+    index: int
+    hidden_in: np.ndarray
+    hidden_out: np.ndarray
+    attention: np.ndarray
+    scores: np.ndarray
+
+
+def iter_layers(embed: Callable[[np.ndarray], np.ndarray],
+                layer: Callable[[int, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]],
+                ids: np.ndarray, layers: int) -> Iterator[LayerPass]:
+    """The one layer loop of every forward pass: embed the ids, then apply the layers in order.
+
+    Each layer's arrays are handed over before the next layer runs, so a caller that drops them
+    keeps one layer's maps in memory. :func:`attnspec.real.models.iter_layers` calls it with a
+    model's ``embed`` and ``layer``; :func:`record` collects it into a :class:`Trace`.
+    """
+    x = embed(np.asarray(ids))
+    for index in range(int(layers)):
+        y, attention, scores = layer(index, x)
+        yield LayerPass(index, x, y, attention, scores)
+        x = y
+
+
+def record(model: str, encoding, passes: Iterator[LayerPass], scores: bool = False,
+           logits: Callable[[np.ndarray], np.ndarray] | None = None) -> Trace:
+    """Collect the layers of :func:`iter_layers` into a :class:`Trace`.
+
+    ``logits`` maps the last position's final state to next-token logits (decoders).
+    """
+    hidden, maps, raw = [], [], []
+    for p in passes:
+        if not hidden:
+            hidden.append(p.hidden_in)
+        hidden.append(p.hidden_out)
+        maps.append(p.attention)
+        if scores:
+            raw.append(p.scores)
+    return Trace(
+        model=model,
+        tokens=list(encoding.tokens),
+        ids=np.asarray(encoding.ids),
+        attention=np.stack(maps),
+        hidden=np.stack(hidden),
+        scores=np.stack(raw) if scores else None,
+        logits=None if logits is None else logits(hidden[-1][-1]),
+    )
 
 
 def check_max_tokens(max_tokens: int, limit: int, model: str) -> int:

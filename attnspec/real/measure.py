@@ -1,0 +1,280 @@
+r"""Measure every head and layer of a pretrained model on one text: the records the chapter summarizes.
+
+Per head (:class:`HeadRecord`): the eigen-angles of the rotation :math:`R(S)`
+(:func:`attnspec.real.rotation.polar_rotation`), the nonzero score singular values, optionally the
+singular values of the real map and of its canonical counterpart
+(:mod:`attnspec.real.head_spectra`), and optionally the literal reading of the paper's diagnostic:
+the circular :math:`W_1` of the eigen-angles of full :math:`n \times n` singular factors under
+several seeded conventions (:func:`attnspec.real.rotation.seeded_full_factors`).
+
+Per layer (:class:`LayerRecord`): the paper's isotropy diagnostic (Spectral Degeneration of
+Self-Attention under Isotropic Score Geometry, 2025, empirical isotropy diagnostics): the token
+matrix :math:`X` entering the layer, its token-space singular factor :math:`U_X`
+(:func:`attnspec.real.rotation.token_factor`, seeded signs and null-space completion), and the
+distances of the eigen-angles of :math:`U_X` to the uniform law
+(:func:`attnspec.real.circular.angle_discrepancies`), one row per seeded convention.
+
+:func:`measure_text` runs a model on a text and returns a :class:`TextMeasurement`; results go
+through :func:`attnspec.cache.cached`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnspec import cache
+from attnspec.errors import InvalidInput
+from attnspec.real import circular, head_spectra, rotation
+from attnspec.real.models import MODELS, get_model, iter_layers
+from attnspec.real.texts import TEXT_NAMES, read_text
+
+#: Stream numbers (second spawn-key entry) of the seeded conventions.
+LITERAL_STREAM, TOKEN_STREAM = 0, 1
+#: Bump when a record changes meaning or how it is computed (part of the cache key).
+RECORD_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class HeadRecord:
+    r"""What is measured on one head at one length.
+
+    Attributes
+    ----------
+    model, text : str
+        Registry name and text name.
+    n, layer, head : int
+        Number of tokens; zero-based layer and head.
+    angles : numpy.ndarray
+        Eigen-angles of :math:`R(S)`, :math:`r` values.
+    sigma_S : numpy.ndarray
+        The :math:`r` nonzero singular values of :math:`S`, descending.
+    sv_real, sv_canonical : numpy.ndarray or None
+        Singular values of the real map and of its canonical counterpart, n values each.
+    literal_w1 : numpy.ndarray or None
+        Shape ``(draws, 2)``: circular :math:`W_1` to the uniform law of the eigen-angles of the
+        full factors U (column 0) and V (column 1), one row per seeded convention.
+    """
+
+    model: str
+    text: str
+    n: int
+    layer: int
+    head: int
+    angles: np.ndarray
+    sigma_S: np.ndarray
+    sv_real: np.ndarray | None = None
+    sv_canonical: np.ndarray | None = None
+    literal_w1: np.ndarray | None = None
+
+    @property
+    def rank(self) -> int:
+        """Numerical rank r of the score matrix."""
+        return int(self.sigma_S.size)
+
+
+@dataclass(frozen=True)
+class LayerRecord:
+    r"""The paper's isotropy diagnostic on one layer at one length.
+
+    Attributes
+    ----------
+    model, text : str
+        Registry name and text name.
+    n, layer : int
+        Number of tokens; zero-based layer.
+    rank : int
+        Number of columns of :math:`U_X` fixed (up to sign) by :math:`X`; the other
+        :math:`n - r` are a seeded completion.
+    distances : numpy.ndarray
+        Shape ``(draws, 3)``: KL, Kolmogorov and circular :math:`W_1` of the eigen-angles of
+        :math:`U_X` to the uniform law, one row per seeded convention.
+    """
+
+    model: str
+    text: str
+    n: int
+    layer: int
+    rank: int
+    distances: np.ndarray
+
+
+@dataclass(frozen=True)
+class TextMeasurement:
+    """All records of one model on one text: heads ordered by length, layer, head; layers by length, layer."""
+
+    heads: list[HeadRecord]
+    layers: list[LayerRecord]
+
+
+def _distances(W: np.ndarray, bins: int) -> list[float]:
+    d = circular.angle_discrepancies(rotation.symmetrized_eigen_angles(W), bins)
+    return [d.kl, d.ks, d.w1]
+
+
+def _key(model: str, text: str) -> tuple[int, int]:
+    return list(MODELS).index(model), list(TEXT_NAMES).index(text)
+
+
+def head_record(model: str, text: str, layer: int, head: int, A: np.ndarray, S: np.ndarray,
+                spectra: bool = True, draws: int = 0, seed: int = 0) -> HeadRecord:
+    r"""Measure one head: the rotation's eigen-angles, optionally spectra and the literal reading.
+
+    Parameters
+    ----------
+    model, text : str
+        Registry name (fixes the head dimension and the mask) and a shipped text name.
+    layer, head : int
+        Zero-based indices (also part of the seeded conventions' keys).
+    A, S : numpy.ndarray
+        The head's attention map and pre-softmax scores, shape ``(n, n)``.
+    spectra : bool
+        Compute ``sv_real`` and ``sv_canonical``.
+    draws : int
+        Number of seeded conventions for ``literal_w1`` (0: not measured). Draw k uses
+        ``completion_rng(seed, 0, model, text, n, layer, head, k)``.
+    seed : int
+        Root seed of the conventions.
+    """
+    info = get_model(model)
+    n = A.shape[0]
+    sigma_S, U, V = rotation.score_factors(S, rank=info.head_dim)
+    sv_real = sv_canonical = literal = None
+    if spectra:
+        sv_real = head_spectra.singular_values(A)
+        sv_canonical = head_spectra.canonical_singular_values(sigma_S, n, causal=info.causal)
+    if draws:
+        literal = np.empty((draws, 2))
+        for k in range(draws):
+            rng = rotation.completion_rng(seed, LITERAL_STREAM, *_key(model, text), n, layer, head, k)
+            full = rotation.seeded_full_factors(S, info.head_dim, rng)
+            literal[k] = [circular.circular_w1_to_uniform(rotation.symmetrized_eigen_angles(F)) for F in full]
+    return HeadRecord(model, text, n, layer, head, rotation.eigen_angles(rotation.polar_rotation(U, V)), sigma_S,
+                      sv_real, sv_canonical, literal)
+
+
+def layer_record(model: str, text: str, layer: int, X: np.ndarray, draws: int, seed: int,
+                 bins: int = circular.ANGLE_BINS) -> LayerRecord:
+    r"""The paper's diagnostic on one token matrix: distances of the eigen-angles of :math:`U_X` to uniform.
+
+    Draw k uses ``completion_rng(seed, 1, model, text, n, layer, 0, k)`` for the signs and the
+    completion of :math:`U_X` (:func:`attnspec.real.rotation.token_factor`).
+    """
+    n = X.shape[0]
+    frame = rotation.token_frame(X)
+    rows = [_distances(rotation.seeded_completion(
+        frame, rotation.completion_rng(seed, TOKEN_STREAM, *_key(model, text), n, layer, 0, k)), bins)
+        for k in range(draws)]
+    return LayerRecord(model, text, n, layer, frame.shape[1], np.array(rows).reshape(draws, 3))
+
+
+def _measure(model: str, text: str, lengths: list[int], chosen: set[int], literal_heads: set, draws: int,
+             seed: int, bins: int, tokens: bool) -> TextMeasurement:
+    info = get_model(model)
+    body = read_text(text)
+    heads: dict[int, list[HeadRecord]] = {n: [] for n in lengths}
+    layers: dict[int, list[LayerRecord]] = {n: [] for n in lengths}
+
+    def measure_layer(n, p, attention, scores, X):
+        heads[n].extend(head_record(model, text, p.index, h, attention[h], scores[h], spectra=h in chosen,
+                                    draws=draws if (p.index, h) in literal_heads else 0, seed=seed)
+                        for h in range(info.heads))
+        if tokens:
+            layers[n].append(layer_record(model, text, p.index, X, draws, seed, bins))
+
+    if info.causal:
+        for p in iter_layers(model, body, lengths[-1]):
+            for n in (n for n in lengths if n <= p.attention.shape[-1]):
+                measure_layer(n, p, p.attention[:, :n, :n], p.scores[:, :n, :n], p.hidden_in[:n])
+    else:
+        total = len(info.encode(body, lengths[-1]).ids)
+        for n in (n for n in lengths if n <= total):
+            for p in iter_layers(model, body, n):
+                measure_layer(n, p, p.attention, p.scores, p.hidden_in)
+    return TextMeasurement([r for n in lengths for r in heads[n]], [r for n in lengths for r in layers[n]])
+
+
+def _pack(m: TextMeasurement) -> dict[str, np.ndarray]:
+    h = m.heads
+    spec = [r for r in h if r.sv_real is not None]
+    lit = [r for r in h if r.literal_w1 is not None]
+    return {
+        "head_meta": np.array([[r.n, r.layer, r.head, r.sv_real is not None, r.literal_w1 is not None] for r in h],
+                              dtype=np.int64).reshape(-1, 5),
+        "angles": np.concatenate([r.angles for r in h]) if h else np.zeros(0),
+        "angles_size": np.array([r.angles.size for r in h], dtype=np.int64),
+        "sigma_S": np.concatenate([r.sigma_S for r in h]) if h else np.zeros(0),
+        "sv_real": np.concatenate([r.sv_real for r in spec]) if spec else np.zeros(0),
+        "sv_canonical": np.concatenate([r.sv_canonical for r in spec]) if spec else np.zeros(0),
+        "literal": np.stack([r.literal_w1 for r in lit]) if lit else np.zeros((0, 0, 2)),
+        "layer_meta": np.array([[r.n, r.layer, r.rank] for r in m.layers], dtype=np.int64).reshape(-1, 3),
+        "layer_distances": (np.stack([r.distances for r in m.layers]) if m.layers else np.zeros((0, 0, 3))),
+    }
+
+
+def _unpack(model: str, text: str, a: dict[str, np.ndarray]) -> TextMeasurement:
+    ends = np.cumsum(a["angles_size"])
+    starts = ends - a["angles_size"]
+    heads, sv_at, lit_at = [], 0, 0
+    for (n, layer, head, has_spec, has_lit), s, e in zip(a["head_meta"].tolist(), starts, ends):
+        sv_real = sv_can = literal = None
+        if has_spec:
+            sv_real, sv_can = a["sv_real"][sv_at:sv_at + n], a["sv_canonical"][sv_at:sv_at + n]
+            sv_at += n
+        if has_lit:
+            literal, lit_at = a["literal"][lit_at], lit_at + 1
+        heads.append(HeadRecord(model, text, n, layer, head, a["angles"][s:e], a["sigma_S"][s:e], sv_real, sv_can,
+                                literal))
+    layers = [LayerRecord(model, text, n, layer, rank, d)
+              for (n, layer, rank), d in zip(a["layer_meta"].tolist(), a["layer_distances"])]
+    return TextMeasurement(heads, layers)
+
+
+def measure_text(model: str, text: str, lengths, spectrum_heads: int | None = None, literal_heads=(),
+                 draws: int = 5, seed: int = 0, bins: int = circular.ANGLE_BINS,
+                 tokens: bool = True) -> TextMeasurement:
+    r"""Measure every head and every layer of a model on one shipped text at each length.
+
+    The encoder runs once per length (bidirectional attention on n tokens depends on all n); the
+    decoder runs once at the largest length and each length n uses the leading :math:`n \times n`
+    blocks of its scores and maps and the first n rows of its token matrices, which by causality
+    are those of a run on the first n tokens. Cached with :func:`attnspec.cache.cached`.
+
+    Parameters
+    ----------
+    model : str
+        ``"minilm"`` or ``"smollm"``.
+    text : str
+        Name of a shipped text (:data:`attnspec.real.texts.TEXT_NAMES`).
+    lengths : list of int
+        Token counts n, each from 2 to the model's ``max_tokens``.
+    spectrum_heads : int, optional
+        Full singular-value spectra for this many heads per layer, evenly spaced; default all.
+    literal_heads : collection of (layer, head)
+        Heads on which the literal full-factor reading is measured (``draws`` conventions each).
+    draws : int
+        Number of seeded conventions, for the literal reading and for :math:`U_X`.
+    seed : int
+        Root seed of the conventions.
+    bins : int
+        Histogram bins of the KL divergence.
+    tokens : bool
+        Also run the paper's :math:`U_X` diagnostic on every layer (:func:`layer_record`).
+    """
+    info = get_model(model)
+    lengths = sorted({int(n) for n in lengths})
+    if not lengths or lengths[0] < 2 or lengths[-1] > info.max_tokens:
+        raise InvalidInput(f"lengths must be in [2, {info.max_tokens}] for {model}, got {lengths}")
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
+        raise InvalidInput(f"draws={draws!r} is out of range: must be an int >= 1")
+    m = info.heads if spectrum_heads is None else max(1, min(int(spectrum_heads), info.heads))
+    chosen = sorted(set(np.linspace(0, info.heads - 1, m).round().astype(int).tolist()))
+    literal = sorted({(int(l), int(h)) for l, h in literal_heads})
+    params = {"model": model, "text": text, "lengths": "-".join(map(str, lengths)),
+              "heads": "-".join(map(str, chosen)), "literal": "-".join(f"{l}.{h}" for l, h in literal),
+              "draws": int(draws), "seed": int(seed), "bins": int(bins), "tokens": int(bool(tokens)),
+              "record": RECORD_FORMAT}
+    arrays = cache.cached("realtext", params, lambda: _pack(
+        _measure(model, text, lengths, set(chosen), set(literal), int(draws), int(seed), int(bins), bool(tokens))))
+    return _unpack(model, text, arrays)
