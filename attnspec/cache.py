@@ -41,6 +41,8 @@ from .atomic import replacing
 CACHE_ENV = "ATTNSPEC_CACHE"
 FORMAT = 2  # bump when the stored arrays change meaning or how they are computed
 DTYPE = np.dtype(np.float64)
+#: most elements of a stored array whose shape is not known in advance (1 GiB of float64)
+ANY_SHAPE_MAX = 2**27
 #: age after which a temporary file whose writer is gone is debris
 STALE_SECONDS = 3600
 _TMP_NAME = re.compile(r"^\.(?:.*-(\d+)-[^-]*|.*)\.tmp(?:\.npz)?$")  # group 1: the writer's pid
@@ -65,27 +67,36 @@ def entry_path(kind: str, params: dict) -> Path:
     return cache_dir() / f"{kind}_{readable}_{digest}.npz"
 
 
-def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...]) -> np.ndarray:
-    """Member ``name`` if its header declares ``shape`` and float64, and its values are finite."""
+def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...] | None) -> np.ndarray:
+    """Member ``name`` if its header declares ``shape`` and float64, and its values are finite.
+
+    ``shape=None`` is for arrays whose shape the caller cannot know in advance (e.g. a real-model
+    measurement): any shape of at most :data:`ANY_SHAPE_MAX` elements, float64 or int64.
+    """
     with zf.open(f"{name}.npy") as member:
         version = np.lib.format.read_magic(member)
         read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
                        else np.lib.format.read_array_header_2_0)
         got_shape, fortran, dtype = read_header(member)
-        if got_shape != tuple(shape) or dtype != DTYPE or fortran:
+        if shape is None:
+            ok = dtype in (DTYPE, np.dtype(np.int64)) and int(np.prod(got_shape)) <= ANY_SHAPE_MAX
+        else:
+            ok = got_shape == tuple(shape) and dtype == DTYPE
+        if not ok or fortran:
             raise ValueError(f"{name}: shape {got_shape}, dtype {dtype}")
-        nbytes = int(np.prod(shape)) * DTYPE.itemsize
+        nbytes = int(np.prod(got_shape)) * dtype.itemsize
         data = member.read(nbytes + 1)  # to the end, so that the zip CRC is checked
     if len(data) != nbytes:
         raise ValueError(f"{name}: {len(data)} bytes of data")
-    array = np.frombuffer(data, DTYPE).reshape(shape).copy()
+    array = np.frombuffer(data, dtype).reshape(got_shape).copy()
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name}: not finite")
     return array
 
 
-def load(path: Path, expected: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:
-    """The arrays named in ``expected`` (name -> shape), or None if the entry is missing or not valid."""
+def load(path: Path, expected: Mapping[str, tuple[int, ...] | None]) -> dict[str, np.ndarray] | None:
+    """The arrays named in ``expected`` (name -> shape, or None for any bounded shape), or None if the
+    entry is missing or not valid."""
     remove_debris(str(path.parent))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block

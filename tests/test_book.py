@@ -16,6 +16,7 @@ import pytest
 from attnspec.chapters import ROOT, toc_chapter_names
 
 SITE = ROOT / "_build" / "html"
+pytestmark = pytest.mark.site  # skipped by the root conftest when the site or Chromium is missing
 PROBE = """<script>
 function attnspecProbe() {
   const imgs = [...document.images];

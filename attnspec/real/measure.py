@@ -195,6 +195,11 @@ def _measure(model: str, text: str, lengths: list[int], chosen: set[int], litera
     return TextMeasurement([r for n in lengths for r in heads[n]], [r for n in lengths for r in layers[n]])
 
 
+#: the arrays of a cached text measurement (their shapes depend on the text and the lengths)
+PACKED = ("head_meta", "angles", "angles_size", "sigma_S", "sv_real", "sv_canonical", "literal", "layer_meta",
+          "layer_distances")
+
+
 def _pack(m: TextMeasurement) -> dict[str, np.ndarray]:
     h = m.heads
     spec = [r for r in h if r.sv_real is not None]
@@ -276,5 +281,6 @@ def measure_text(model: str, text: str, lengths, spectrum_heads: int | None = No
               "draws": int(draws), "seed": int(seed), "bins": int(bins), "tokens": int(bool(tokens)),
               "record": RECORD_FORMAT}
     arrays = cache.cached("realtext", params, lambda: _pack(
-        _measure(model, text, lengths, set(chosen), set(literal), int(draws), int(seed), int(bins), bool(tokens))))
+        _measure(model, text, lengths, set(chosen), set(literal), int(draws), int(seed), int(bins), bool(tokens))),
+        expected=dict.fromkeys(PACKED))
     return _unpack(model, text, arrays)
