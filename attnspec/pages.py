@@ -26,53 +26,21 @@ from typing import Any
 
 import jupytext
 import nbformat
-import yaml
 
 from .atomic import atomic_path
+from .chapters import toc_chapter_names
 from .executed import GluedValue, claims, glued_values, read
 from .ladder import LADDER
+from .notation import SYMBOLS as RUNG_SYMBOLS
 from .report import markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CHAPTER_DIR = BOOK / "chapters"
 SOURCES = ROOT / "notebooks" / "pages"
-TOC = ROOT / "_toc.yml"
 PAGES = ("intro", "findings", "notation")
 
-try:  # the ladder's short symbols, where the package defines them (attnspec.notation)
-    from .notation import SYMBOLS as RUNG_SYMBOLS
-except ImportError:  # pragma: no cover - the same symbols, until that module is present
-    RUNG_SYMBOLS = {
-        "sqrt_d_A": r"\sqrt{d}\,A",
-        "sqrt_d_A_perp": r"\sqrt{d}\,A_\perp",
-        "Y": r"Y",
-        "Y_f": r"Y_f",
-        "Y_Q": r"Y_Q",
-        "Y_Q_lin": r"Y_Q^{\mathrm{lin}}",
-        "Y_f_lin": r"Y_f^{\mathrm{lin}}",
-    }
-
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def toc_chapter_names(toc: Path = TOC) -> list[str]:
-    """Short names of the chapters (entries ``book/chapters/NAME``) listed in ``toc``, in order."""
-    names: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            entry = str(node.get("file", ""))
-            if entry.startswith("book/chapters/"):
-                names.append(Path(entry).name)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(yaml.safe_load(Path(toc).read_text()))
-    return names
 
 
 def rung_symbol(name: str) -> str:
@@ -178,7 +146,7 @@ class StoredChapters:
         return glued_values(nb) if nb is not None else {}
 
     def title(self, chapter: str) -> str:
-        """The chapter's title (its first ``# `` heading), or its short name."""
+        """The chapter's title (its first level-one heading), or its short name."""
         nb = self.notebook(chapter)
         for cell in nb.cells if nb is not None else []:
             if cell.cell_type == "markdown":

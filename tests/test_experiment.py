@@ -8,7 +8,6 @@ import math
 import numpy as np
 import pytest
 
-import attnspec.experiment as experiment
 from attnspec.config import PARAMETERS, Config
 from attnspec.experiment import LadderResult, compute_trial, run_ladder, trial, trial_rng
 from attnspec.ladder import MODEL_NAMES, REFERENCE
