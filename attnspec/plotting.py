@@ -412,6 +412,7 @@ def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
             if np.floor(np.log10(hi)) <= np.ceil(np.log10(lo)) - 1 + 1e-12 and lo > 0:
                 axis.set_major_locator(ticker.FixedLocator([lo, hi]))
                 axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.2g}"))
+    return fig
 
 
 def power_law_with_prediction(x, y, yerr, slope: float, intercept: float, exponent_text: str, predicted,
@@ -464,6 +465,7 @@ def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], nois
     for ax in axes[:, 0]:
         ax.set_ylabel(ylabel)
     fig.tight_layout()
+    return fig
 
 
 def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Figure:

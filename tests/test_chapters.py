@@ -117,7 +117,7 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
     (["rank-one-mode", "-p", "d_values", "250,x"], "d_values"),
     # rules between parameters, checked before a kernel starts (also against another parameter's default)
     (["ladder", "-p", "d", "50", "-p", "remove_top_k", "60"], "remove_top_k=60 is out of range: must be >= 0 and < d = 50"),
-    (["bulk-equivalence", "-p", "hist_min", "9"], "hist_min=9 is out of range: must be < hist_max = 8"),
+    (["bulk-equivalence", "-p", "hist_min", "9"], "hist_min=9.0 is out of range: must be < hist_max = 8.0"),
     (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
     (["limit-law", "-p", "beta", "0"], "beta=0 is out of range"),
     (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
