@@ -28,7 +28,7 @@ import jupytext
 import nbformat
 
 from .atomic import atomic_path
-from .chapters import toc_chapter_names
+from .chapters import strip_volatile_metadata, toc_chapter_names
 from .executed import GluedValue, claims, glued_values, read
 from .ladder import LADDER
 from .notation import SYMBOLS as RUNG_SYMBOLS
@@ -346,15 +346,6 @@ def read_source(name: str) -> nbformat.NotebookNode:
     nb = jupytext.read(SOURCES / f"{name}.md")
     for i, cell in enumerate(nb.cells):
         cell.id = f"{name}-{i}"
-    return nb
-
-
-def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove timing and execution metadata so that re-execution leaves no diff."""
-    nb.metadata.pop("papermill", None)
-    for cell in nb.cells:
-        cell.metadata.pop("papermill", None)
-        cell.metadata.pop("execution", None)
     return nb
 
 
