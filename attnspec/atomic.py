@@ -72,8 +72,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 def replacing(path: Path) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; on success it replaces whatever is at ``path`` itself."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-{os.getpid()}-",
-                               suffix=f".tmp{path.suffix}")
+    fd, tmp = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.stem}-{os.getpid()}-", suffix=f".tmp{path.suffix}"
+    )
     os.close(fd)
     try:
         os.chmod(tmp, _new_mode(path))
@@ -124,4 +125,6 @@ def _probe(folder: Path, what: str) -> None:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise InvalidInput(f"{what}: cannot write in folder {str(folder)!r} ({exc.strerror})") from None
+        raise InvalidInput(
+            f"{what}: cannot write in folder {str(folder)!r} ({exc.strerror})"
+        ) from None

@@ -30,7 +30,7 @@ import sys
 import time
 import zipfile
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -46,8 +46,16 @@ ANY_SHAPE_MAX = 2**27
 #: age after which a temporary file whose writer is gone is debris
 STALE_SECONDS = 3600
 _TMP_NAME = re.compile(r"^\.(?:.*-(\d+)-[^-]*|.*)\.tmp(?:\.npz)?$")  # group 1: the writer's pid
-_BAD_ENTRY = (OSError, ValueError, EOFError, SyntaxError, zipfile.BadZipFile, KeyError,
-              NotImplementedError, RuntimeError)  # corrupted zip flags: "compression method", "encrypted"
+_BAD_ENTRY = (
+    OSError,
+    ValueError,
+    EOFError,
+    SyntaxError,
+    zipfile.BadZipFile,
+    KeyError,
+    NotImplementedError,
+    RuntimeError,
+)  # corrupted zip flags: "compression method", "encrypted"
 _warned: set[str] = set()
 
 
@@ -61,7 +69,9 @@ def cache_dir() -> Path:
 
 def entry_path(kind: str, params: dict) -> Path:
     """Path of the entry for ``params``; the digest covers params, version and format."""
-    key = json.dumps({"kind": kind, "version": __version__, "format": FORMAT, **params}, sort_keys=True)
+    key = json.dumps(
+        {"kind": kind, "version": __version__, "format": FORMAT, **params}, sort_keys=True
+    )
     digest = hashlib.sha256(key.encode()).hexdigest()[:20]
     readable = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
     return cache_dir() / f"{kind}_{readable}_{digest}.npz"
@@ -75,8 +85,11 @@ def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...] | None) -
     """
     with zf.open(f"{name}.npy") as member:
         version = np.lib.format.read_magic(member)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
+        read_header = (
+            np.lib.format.read_array_header_1_0
+            if version == (1, 0)
+            else np.lib.format.read_array_header_2_0
+        )
         got_shape, fortran, dtype = read_header(member)
         if shape is None:
             ok = dtype in (DTYPE, np.dtype(np.int64)) and int(np.prod(got_shape)) <= ANY_SHAPE_MAX
@@ -94,7 +107,9 @@ def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...] | None) -
     return array
 
 
-def load(path: Path, expected: Mapping[str, tuple[int, ...] | None]) -> dict[str, np.ndarray] | None:
+def load(
+    path: Path, expected: Mapping[str, tuple[int, ...] | None]
+) -> dict[str, np.ndarray] | None:
     """The arrays named in ``expected`` (name -> shape, or None for any bounded shape), or None if the
     entry is missing or not valid."""
     remove_debris(str(path.parent))
@@ -126,8 +141,12 @@ def warn_once(message: str) -> None:
         print(f"attnspec: warning: {message}", file=sys.stderr)
 
 
-def cached(kind: str, params: dict, compute: Callable[[], dict[str, np.ndarray]],
-           expected: Mapping[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+def cached(
+    kind: str,
+    params: dict,
+    compute: Callable[[], dict[str, np.ndarray]],
+    expected: Mapping[str, tuple[int, ...]],
+) -> dict[str, np.ndarray]:
     """The valid stored entry for ``params``, else ``compute()``, stored if the cache can be written."""
     path = entry_path(kind, params)
     stored = load(path, expected)
@@ -137,8 +156,10 @@ def cached(kind: str, params: dict, compute: Callable[[], dict[str, np.ndarray]]
     try:
         save(path, arrays)
     except OSError as exc:
-        warn_once(f"cannot write the cache in {str(path.parent)!r} ({exc.strerror or exc}); "
-                  "results are not cached")
+        warn_once(
+            f"cannot write the cache in {str(path.parent)!r} ({exc.strerror or exc}); "
+            "results are not cached"
+        )
     return arrays
 
 
@@ -152,7 +173,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def remove_debris(folder: str) -> None:
     """Remove temporary files older than :data:`STALE_SECONDS` whose writer's pid is not alive (once per folder)."""
     try:

@@ -25,8 +25,14 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 
 from attnspec.attention import row_softmax
 from attnspec.errors import InvalidInput
-from attnspec.spectra import erank1, erank2, erank2_amplitude, stable_rank  # noqa: F401  (re-exported)
-from attnspec.spectra import squared_singular_values, squared_singular_values_of_gram
+from attnspec.spectra import (  # noqa: F401  (re-exported)
+    erank1,
+    erank2,
+    erank2_amplitude,
+    squared_singular_values,
+    squared_singular_values_of_gram,
+    stable_rank,
+)
 
 #: The paper's bound :math:`\|A\|_{op} \le \sqrt{5}` for causal attention.
 CAUSAL_NORM_BOUND = math.sqrt(5.0)
@@ -38,7 +44,9 @@ CAUSAL_NORM_BOUND = math.sqrt(5.0)
 def _check_scores(s) -> np.ndarray:
     s = np.asarray(s, dtype=float)
     if s.ndim != 1 or s.size < 2 or not np.all(np.isfinite(s)):
-        raise InvalidInput(f"s must be a 1-d array of at least 2 finite scores, got shape {s.shape}")
+        raise InvalidInput(
+            f"s must be a 1-d array of at least 2 finite scores, got shape {s.shape}"
+        )
     return s
 
 
@@ -116,7 +124,9 @@ def spike_bulk_scores(
     ell, spike = _check_ell(ell), spike_score(ell, f)
     k = _check_k(k, ell)
     if not 0.0 <= bulk_max < spike:
-        raise InvalidInput(f"bulk_max={bulk_max!r} is out of range: must be >= 0 and < log(ell f(ell)) = {spike:g}")
+        raise InvalidInput(
+            f"bulk_max={bulk_max!r} is out of range: must be >= 0 and < log(ell f(ell)) = {spike:g}"
+        )
     if bulk_max > 0 and rng is None:
         raise InvalidInput("rng is required when bulk_max > 0")
     bulk = np.zeros(ell - k) if bulk_max == 0 else rng.uniform(0.0, bulk_max, ell - k)
@@ -342,7 +352,9 @@ class CausalGramOperator(LinearOperator):
 
     def top_eigenvalues(self, n: int) -> np.ndarray:
         """The n largest eigenvalues of :math:`A^\top A`, descending (ARPACK from the start vector of ones)."""
-        top = eigsh(self, k=int(n), which="LA", tol=0, v0=np.ones(self.shape[0]), return_eigenvectors=False)
+        top = eigsh(
+            self, k=int(n), which="LA", tol=0, v0=np.ones(self.shape[0]), return_eigenvectors=False
+        )
         return np.sort(top)[::-1]
 
     def top_eigenvalue(self, rtol: float = 1e-13, max_steps: int = 200) -> float:

@@ -43,7 +43,9 @@ class BidirectionalSummary:
     f: float
     sigma: np.ndarray
     profile_error: float  # max_i |sigma_i - profile_i|
-    middle_error: float  # max |sigma_i - (ell f - 1)/(ell f + ell - 1)|, 2 <= i <= k (exact identity)
+    middle_error: (
+        float  # max |sigma_i - (ell f - 1)/(ell f + ell - 1)|, 2 <= i <= k (exact identity)
+    )
     tail: float  # max sigma_i, i >= k + 2 (0 for a zero bulk)
     lead_error: float  # max_{i <= k+1} |sigma_i - 1|
     lam1_error: float
@@ -70,15 +72,22 @@ def bidirectional_summary(ell: int, k: int, margin_name: str) -> BidirectionalSu
     limit = np.r_[np.ones(k), np.zeros(ell - k)]
     middle = canonical.middle_singular_value(ell, f)
     return BidirectionalSummary(
-        ell=ell, k=k, f=float(f(ell)), sigma=sigma,
+        ell=ell,
+        k=k,
+        f=float(f(ell)),
+        sigma=sigma,
         profile_error=canonical.profile_error(s, k),
         middle_error=float(np.max(np.abs(sigma[1:k] - middle), initial=0.0)),
-        tail=float(np.max(sigma[k + 1:], initial=0.0)),
+        tail=float(np.max(sigma[k + 1 :], initial=0.0)),
         lead_error=float(np.max(np.abs(sigma[: k + 1] - 1))),
-        lam1_error=abs(float(lam[0]) - 1), lamk1_error=abs(float(lam[k]) - (1 - c)),
-        lam_min=float(lam.min()), lam_max=float(lam.max()),
+        lam1_error=abs(float(lam[0]) - 1),
+        lamk1_error=abs(float(lam[k]) - (1 - c)),
+        lam_min=float(lam.min()),
+        lam_max=float(lam.max()),
         w1=float(max(np.mean(np.abs(sigma - limit)), np.mean(np.abs(lam - limit)))),
-        srank=stable_rank(sigma), erank1=erank1(sigma), erank2=erank2(sigma),
+        srank=stable_rank(sigma),
+        erank1=erank1(sigma),
+        erank2=erank2(sigma),
         srank_limit=canonical.stable_rank_limit(k, ell),
     )
 
@@ -110,11 +119,14 @@ def bounded_bulk_summary(ell: int, k: int, bulk_max: float, seed: int) -> Bounde
     lower, upper = canonical.interlacing_bounds(s)
     d, _ = canonical.bidirectional_parts(s)
     return BoundedBulkSummary(
-        ell=ell, lam1_error=abs(float(lam[0]) - 1),
+        ell=ell,
+        lam1_error=abs(float(lam[0]) - 1),
         interlacing_violation=float(max(np.max(lower - lam), np.max(lam - upper), 0.0)),
-        lam_min=float(lam.min()), lam_max=float(lam.max()),
-        tail=float(np.max(sigma[k + 1:], initial=0.0)),
-        bulk_d_min=float(d[k:].min()), bulk_d_max=float(d[k:].max()),
+        lam_min=float(lam.min()),
+        lam_max=float(lam.max()),
+        tail=float(np.max(sigma[k + 1 :], initial=0.0)),
+        bulk_d_min=float(d[k:].min()),
+        bulk_d_max=float(d[k:].max()),
     )
 
 
@@ -134,7 +146,9 @@ class CausalSummary:
     srank: float
 
 
-def causal_summary(ell: int, k: int, bulk_max: float, seed: int, eps: float, cap: int) -> CausalSummary:
+def causal_summary(
+    ell: int, k: int, bulk_max: float, seed: int, eps: float, cap: int
+) -> CausalSummary:
     """Eigenvalues (exact), norm, leading singular values (Lanczos) and stable rank of :math:`A_c`."""
     s = bounded_bulk_scores(ell, k, bulk_max, seed)
     d, z = canonical.causal_parts(s)
@@ -144,11 +158,16 @@ def causal_summary(ell: int, k: int, bulk_max: float, seed: int, eps: float, cap
     top, complete = canonical.causal_top_until(s, eps, 2 * k + 64, cap)
     norm = float(top[0])
     return CausalSummary(
-        ell=ell, spike_gap=float(np.max(1 - diag[:k])),
-        i_lam_min=float(np.min(i[k:] * diag[k:])), i_lam_max=float(np.max(i[k:] * diag[k:])),
-        w1=float(np.mean(np.abs(np.sort(diag)[::-1] - limit))), norm=norm,
-        sigma_k_gap=max(0.0, 1 - float(top[k - 1])), count=int(np.sum(top[k:] > eps)),
-        count_complete=complete, srank=canonical.causal_frobenius_sq(s) / norm**2,
+        ell=ell,
+        spike_gap=float(np.max(1 - diag[:k])),
+        i_lam_min=float(np.min(i[k:] * diag[k:])),
+        i_lam_max=float(np.max(i[k:] * diag[k:])),
+        w1=float(np.mean(np.abs(np.sort(diag)[::-1] - limit))),
+        norm=norm,
+        sigma_k_gap=max(0.0, 1 - float(top[k - 1])),
+        count=int(np.sum(top[k:] > eps)),
+        count_complete=complete,
+        srank=canonical.causal_frobenius_sq(s) / norm**2,
     )
 
 
@@ -178,14 +197,25 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
     i = np.arange(1, ell + 1)
     zero = np.zeros(ell)
     dev = {
-        r"$\operatorname{softmax}(\Sigma) = D + z\mathbf 1^\top$": float(np.max(np.abs(row_softmax(np.diag(s)) - A))),
+        r"$\operatorname{softmax}(\Sigma) = D + z\mathbf 1^\top$": float(
+            np.max(np.abs(row_softmax(np.diag(s)) - A))
+        ),
         "rows of $A_b$ sum to 1": float(np.max(np.abs(A.sum(axis=1) - 1))),
-        r"$A_b \sim D + \sqrt z\sqrt z^\top$": float(np.max(np.abs(A * r[None, :] / r[:, None]
-                                                                   - canonical.symmetrized(s)))),
-        r"causal $\operatorname{softmax}$ = closed form": float(np.max(np.abs(row_softmax(masked) - Ac))),
-        r"$\lambda_i(A_c) = e^{s_i}/(e^{s_i} + i - 1)$": float(np.max(np.abs(np.diag(Ac) - np.exp(s) / (np.exp(s) + i - 1)))),
-        r"$\Sigma = 0$: $\Vert A_c\Vert_F^2 = H_\ell$": abs(canonical.causal_frobenius_sq(zero) / canonical.harmonic_number(ell) - 1),
-        r"$\Sigma = 0$: $\Vert A_b\Vert_F^2 = 1$": abs(canonical.bidirectional_frobenius_sq(zero) - 1),
+        r"$A_b \sim D + \sqrt z\sqrt z^\top$": float(
+            np.max(np.abs(A * r[None, :] / r[:, None] - canonical.symmetrized(s)))
+        ),
+        r"causal $\operatorname{softmax}$ = closed form": float(
+            np.max(np.abs(row_softmax(masked) - Ac))
+        ),
+        r"$\lambda_i(A_c) = e^{s_i}/(e^{s_i} + i - 1)$": float(
+            np.max(np.abs(np.diag(Ac) - np.exp(s) / (np.exp(s) + i - 1)))
+        ),
+        r"$\Sigma = 0$: $\Vert A_c\Vert_F^2 = H_\ell$": abs(
+            canonical.causal_frobenius_sq(zero) / canonical.harmonic_number(ell) - 1
+        ),
+        r"$\Sigma = 0$: $\Vert A_b\Vert_F^2 = 1$": abs(
+            canonical.bidirectional_frobenius_sq(zero) - 1
+        ),
     }
     bi = [x for x in summaries if isinstance(x, BidirectionalSummary)]
     bounded = [x for x in summaries if isinstance(x, BoundedBulkSummary)]
@@ -194,5 +224,7 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
         dev[r"zero bulk: $\sigma_i = 0$, $i \ge k + 2$"] = max(x.tail for x in bi)
         dev[r"$\lambda_1(A_b) = 1$"] = max(x.lam1_error for x in bi + bounded)
     if bounded:
-        dev[r"interlacing $d_i \le \lambda_i \le d_{i-1}$"] = max(x.interlacing_violation for x in bounded)
+        dev[r"interlacing $d_i \le \lambda_i \le d_{i-1}$"] = max(
+            x.interlacing_violation for x in bounded
+        )
     return ExactIdentities(deviations=dev)

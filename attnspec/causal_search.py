@@ -84,8 +84,12 @@ def structured_families(ell: int) -> dict[str, np.ndarray]:
     }
 
 
-def lower_bound_search(seed: int = 0, random_max_ell: int = 32, draws: int = 64,
-                       structured_ells: tuple[int, ...] = (32, 128, 512, 1024)) -> LowerBoundSearch:
+def lower_bound_search(
+    seed: int = 0,
+    random_max_ell: int = 32,
+    draws: int = 64,
+    structured_ells: tuple[int, ...] = (32, 128, 512, 1024),
+) -> LowerBoundSearch:
     r"""Smallest :math:`3 i \sigma_i(A)` found for causal attention with non-negative diagonal scores.
 
     Parameters
@@ -100,7 +104,11 @@ def lower_bound_search(seed: int = 0, random_max_ell: int = 32, draws: int = 64,
     structured_ells : tuple of int
         Lengths of the structured families (:func:`structured_families`).
     """
-    for name, value, low in (("random_max_ell", random_max_ell, 2), ("draws", draws, 1), ("seed", seed, 0)):
+    for name, value, low in (
+        ("random_max_ell", random_max_ell, 2),
+        ("draws", draws, 1),
+        ("seed", seed, 0),
+    ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise InvalidInput(f"{name}={value!r} is out of range: must be an int >= {low}")
     best: dict[str, SearchHit] = {}
@@ -117,7 +125,10 @@ def lower_bound_search(seed: int = 0, random_max_ell: int = 32, draws: int = 64,
         rng = np.random.default_rng(children[ell - 2])
         raw = rng.uniform(0.0, 1.0, (len(RANDOM_SCALES) * draws, ell))
         raw *= np.repeat(RANDOM_SCALES, draws)[:, None]
-        for family, scores in (("random, descending", -np.sort(-raw, axis=1)), ("random, any order", raw)):
+        for family, scores in (
+            ("random, descending", -np.sort(-raw, axis=1)),
+            ("random, any order", raw),
+        ):
             sigma = np.linalg.svd(_causal_batch(scores), compute_uv=False)
             spectra += sigma.shape[0]
             for row in sigma:

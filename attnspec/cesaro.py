@@ -114,8 +114,9 @@ class Crossing:
     evaluations: tuple
 
 
-def stable_rank_crossing(k: int, f: Callable[[float], float], target: float, lower: int, upper: int,
-                         rtol: float = 0.005) -> Crossing:
+def stable_rank_crossing(
+    k: int, f: Callable[[float], float], target: float, lower: int, upper: int, rtol: float = 0.005
+) -> Crossing:
     r"""Smallest :math:`\ell` in :math:`[\ell_-, \ell_+]` where causal srank with k spikes (zero bulk) reaches ``target``.
 
     The stable rank is evaluated exactly at integer :math:`\ell` (:func:`large_ell_stable_rank`) and
@@ -141,8 +142,17 @@ def stable_rank_crossing(k: int, f: Callable[[float], float], target: float, low
 
     lo, hi = excess(math.log(lower)), excess(math.log(upper))
     if not lo < 0 < hi:
-        raise InvalidInput(f"target={target!r} is out of range: srank is {lo + target:.4f} at ell={lower} "
-                           f"and {hi + target:.4f} at ell={upper}, which do not bracket it")
+        raise InvalidInput(
+            f"target={target!r} is out of range: srank is {lo + target:.4f} at ell={lower} "
+            f"and {hi + target:.4f} at ell={upper}, which do not bracket it"
+        )
     root = brentq(excess, math.log(lower), math.log(upper), xtol=rtol, rtol=1e-12)
-    return Crossing(ell=math.exp(root), target=float(target), lower=lower, upper=upper,
-                    srank_lower=lo + target, srank_upper=hi + target, evaluations=tuple(evaluations.items()))
+    return Crossing(
+        ell=math.exp(root),
+        target=float(target),
+        lower=lower,
+        upper=upper,
+        srank_lower=lo + target,
+        srank_upper=hi + target,
+        evaluations=tuple(evaluations.items()),
+    )

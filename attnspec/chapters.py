@@ -55,7 +55,12 @@ class ChapterParameter:
     help: str
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "type": self.type_name, "default": self.default, "help": self.help}
+        return {
+            "name": self.name,
+            "type": self.type_name,
+            "default": self.default,
+            "help": self.help,
+        }
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value and check it against the parameter's range."""
@@ -83,7 +88,9 @@ class Chapter:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.parameters)
-        raise InvalidInput(f"chapter {self.name!r} has no parameter {name!r}; its parameters: {known}")
+        raise InvalidInput(
+            f"chapter {self.name!r} has no parameter {name!r}; its parameters: {known}"
+        )
 
     def parse_parameters(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         """Parse and check ``(name, text)`` pairs given on the command line."""
@@ -123,13 +130,17 @@ class Chapter:
                 rule(values)
             top_k = values.get("remove_top_k", PARAMETERS["remove_top_k"].default)
             if "d_values" in values and min(values["d_values"]) <= top_k:
-                raise ValueError(f"d_values={values['d_values']} is out of range: each d must be > remove_top_k = {top_k}")
+                raise ValueError(
+                    f"d_values={values['d_values']} is out of range: each d must be > remove_top_k = {top_k}"
+                )
         except ValueError as exc:
             message = str(exc)
             culprit = message.split("=", 1)[0]
             if culprit in PARAMETERS and culprit not in values:
-                message += (f" ({culprit} is not a parameter of this chapter: its default"
-                            f" {PARAMETERS[culprit].default!r} applies)")
+                message += (
+                    f" ({culprit} is not a parameter of this chapter: its default"
+                    f" {PARAMETERS[culprit].default!r} applies)"
+                )
             raise InvalidInput(f"{self.name}: {message}") from None
         return values
 
@@ -183,10 +194,14 @@ def parse_parameters_cell(source: str) -> tuple[ChapterParameter, ...]:
     params = []
     for node in ast.parse(source).body:
         if not isinstance(node, ast.AnnAssign) or not isinstance(node.target, ast.Name):
-            raise ValueError(f"parameters cell: line {node.lineno} is not 'name: type = default  # help'")
+            raise ValueError(
+                f"parameters cell: line {node.lineno} is not 'name: type = default  # help'"
+            )
         name, type_name = node.target.id, ast.unparse(node.annotation)
         if name not in PARAMETERS or type_name != PARAMETERS[name].type_name:
-            raise ValueError(f"parameters cell: {name}: {type_name} is not a known parameter and its type")
+            raise ValueError(
+                f"parameters cell: {name}: {type_name} is not a known parameter and its type"
+            )
         line = lines[node.lineno - 1]
         help_text = line.split("#", 1)[1].strip() if "#" in line else PARAMETERS[name].help
         params.append(ChapterParameter(name, type_name, ast.literal_eval(node.value), help_text))
@@ -197,8 +212,10 @@ def check_data() -> None:
     """Raise InvalidInput (one line) when the chapter sources or the table of contents are missing."""
     for path in (TOC, SOURCES):
         if not path.exists():
-            raise InvalidInput(f"the book's chapter sources are missing: {path} not found "
-                               "(reinstall attnspec from a checkout with `pip install .`)")
+            raise InvalidInput(
+                f"the book's chapter sources are missing: {path} not found "
+                "(reinstall attnspec from a checkout with `pip install .`)"
+            )
 
 
 def chapter(name: str) -> Chapter:
@@ -208,7 +225,9 @@ def chapter(name: str) -> Chapter:
     if name not in names:
         raise InvalidInput(f"unknown chapter {name!r}; chapters: {', '.join(names)}")
     nb = read_source(name)
-    title = next(c.source for c in nb.cells if c.cell_type == "markdown").splitlines()[0].lstrip("# ")
+    title = (
+        next(c.source for c in nb.cells if c.cell_type == "markdown").splitlines()[0].lstrip("# ")
+    )
     return Chapter(name, title, parse_parameters_cell(parameters_cell(nb).source))
 
 
@@ -263,7 +282,9 @@ def _shutdown() -> None:
         cleanup.untrack_kernel(km)
 
 
-def execute(name: str, parameters: dict[str, Any] | None, output: Path, cwd: Path | None = None) -> Path:
+def execute(
+    name: str, parameters: dict[str, Any] | None, output: Path, cwd: Path | None = None
+) -> Path:
     """Execute chapter ``name`` with papermill; write the notebook and its results file, atomically.
 
     ``parameters`` are the overrides (checked by :meth:`Chapter.resolve` before the kernel starts).
@@ -286,14 +307,23 @@ def execute(name: str, parameters: dict[str, Any] | None, output: Path, cwd: Pat
     with cleanup.temporary_folder(output.parent, f".{name}-") as work:
         tmp_in, tmp_out = work / "input.ipynb", work / "output.ipynb"
         nbformat.write(read_source(name), tmp_in)
-        quiet = [logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")]
+        quiet = [
+            logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")
+        ]
         levels = [log.level for log in quiet]
         for log in quiet:
             log.setLevel(logging.ERROR)
         try:
-            papermill.execute_notebook(str(tmp_in), str(tmp_out), parameters=parameters or {},
-                                       cwd=str(cwd or output.parent), progress_bar=False, kernel_name="python3",
-                                       log_output=False, kernel_manager_class=_kernel_manager_class(work))
+            papermill.execute_notebook(
+                str(tmp_in),
+                str(tmp_out),
+                parameters=parameters or {},
+                cwd=str(cwd or output.parent),
+                progress_bar=False,
+                kernel_name="python3",
+                log_output=False,
+                kernel_manager_class=_kernel_manager_class(work),
+            )
         finally:
             _shutdown()
             for log, level in zip(quiet, levels):
@@ -324,7 +354,10 @@ def main(argv: list[str]) -> int:
             notebook = EXECUTED / f"{name}.ipynb"
             nb = nbformat.read(notebook, as_version=4)
             values = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
-            print(f"wrote {provenance.write_results(notebook, name, values, nb, stored=True)}", flush=True)
+            print(
+                f"wrote {provenance.write_results(notebook, name, values, nb, stored=True)}",
+                flush=True,
+            )
     return 0
 
 

@@ -49,7 +49,9 @@ def run(command: list[str], **kwargs):
     """:func:`subprocess.run` with capture, the child registered so that :func:`now` can kill it."""
     import subprocess
 
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs) as process:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+    ) as process:
         _processes.append(process)
         try:
             stdout, stderr = process.communicate()

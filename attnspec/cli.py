@@ -42,7 +42,9 @@ class Terminated(BaseException):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="attnspec", description="Spectra of softmax self-attention: the executable paper.")
+    parser = _Parser(
+        prog="attnspec", description="Spectra of softmax self-attention: the executable paper."
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.add_parser(sub)
@@ -100,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         where = f": {exc.filename!r}" if exc.filename else ""
         return _fail(name, f"system error: {exc.strerror or exc}{where}", EXIT_OS)
     except MemoryError:
-        return _fail(name, "out of memory: try a smaller d, fewer --workers, or more memory", EXIT_MEMORY)
+        return _fail(
+            name, "out of memory: try a smaller d, fewer --workers, or more memory", EXIT_MEMORY
+        )
     except RunFailed as exc:
         return _fail(name, f"failed: {exc}; run the same command again to resume", EXIT_FAILED)
     except KeyboardInterrupt:

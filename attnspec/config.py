@@ -62,7 +62,9 @@ class Parameter:
             try:
                 value = self.kind(text)
             except ValueError:
-                raise InvalidInput(f"{self.name}={text!r} is not of type {self.type_name} ({self.range_text})") from None
+                raise InvalidInput(
+                    f"{self.name}={text!r} is not of type {self.type_name} ({self.range_text})"
+                ) from None
             if self.kind is int and str(value) != text.strip().lstrip("+"):
                 raise InvalidInput(f"{self.name}={text!r} is not of type int ({self.range_text})")
         return self.check(value)
@@ -71,7 +73,9 @@ class Parameter:
         """Return ``value`` if it has the right type and lies in range, else raise InvalidInput."""
         if self.kind is list:
             if not isinstance(value, (list, tuple)) or not value:
-                raise InvalidInput(f"{self.name}={value!r} must be a non-empty list of {self.item.__name__}")
+                raise InvalidInput(
+                    f"{self.name}={value!r} must be a non-empty list of {self.item.__name__}"
+                )
             return [self._check_scalar(v, self.item) for v in value]
         return self._check_scalar(value, self.kind)
 
@@ -80,14 +84,18 @@ class Parameter:
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok_type = float(value), True
         if not ok_type:
-            raise InvalidInput(f"{self.name}={value!r} must be of type {kind.__name__} ({self.range_text})")
+            raise InvalidInput(
+                f"{self.name}={value!r} must be of type {kind.__name__} ({self.range_text})"
+            )
         if kind is float and not math.isfinite(value):
             raise InvalidInput(f"{self.name}={value!r} must be finite ({self.range_text})")
         below = self.low is not None and (value <= self.low if self.low_open else value < self.low)
         above = self.high is not None and value > self.high
         if below or above:
             why = f" ({self.why})" if self.why else ""
-            raise InvalidInput(f"{self.name}={value!r} is out of range: must be {self.range_text}{why}")
+            raise InvalidInput(
+                f"{self.name}={value!r} is out of range: must be {self.range_text}{why}"
+            )
         return value
 
 
@@ -105,28 +113,163 @@ PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in [
         Parameter("d", int, 1000, "matrix size d = ell = d_qk", low=2, high=20000),
-        Parameter("beta", float, 1.0, "inverse temperature of the softmax", low=0.0, high=BETA_MAX, why=_BETA_WHY),
+        Parameter(
+            "beta",
+            float,
+            1.0,
+            "inverse temperature of the softmax",
+            low=0.0,
+            high=BETA_MAX,
+            why=_BETA_WHY,
+        ),
         Parameter("trials", int, 10, "independent draws of W_Q, W_K, W", low=1, high=10000),
-        Parameter("seed", int, 0, "root seed; trial k uses child k of SeedSequence(seed)", low=0, high=2**32 - 1),
-        Parameter("remove_top_k", int, 3, "largest squared singular values removed to form the bulk", low=0),
-        Parameter("c_poly", float, 2.0, "constant c of the Taylor degree n = ceil(c log d / log log d)", low=0.0, low_open=True, high=100.0),
+        Parameter(
+            "seed",
+            int,
+            0,
+            "root seed; trial k uses child k of SeedSequence(seed)",
+            low=0,
+            high=2**32 - 1,
+        ),
+        Parameter(
+            "remove_top_k",
+            int,
+            3,
+            "largest squared singular values removed to form the bulk",
+            low=0,
+        ),
+        Parameter(
+            "c_poly",
+            float,
+            2.0,
+            "constant c of the Taylor degree n = ceil(c log d / log log d)",
+            low=0.0,
+            low_open=True,
+            high=100.0,
+        ),
         Parameter("hist_bins", int, 120, "bins of the bulk histograms", low=1, high=100000),
         Parameter("hist_min", float, 0.0, "left end of the bulk histogram range", low=0.0),
-        Parameter("hist_max", float, 8.0, "right end of the bulk histogram range", low=0.0, low_open=True),
-        Parameter("d_values", list, [250, 500, 1000], "matrix sizes compared across d", low=2, high=20000, item=int),
-        Parameter("betas", list, [0.5, 1.0, 1.5, 2.0], "inverse temperatures compared across beta", low=0.0, high=BETA_MAX, item=float, why=_BETA_WHY),
-        Parameter("ell_values", list, [256, 1024, 4096], "context lengths ell of the canonical score model", low=64, high=16384, item=int),
-        Parameter("spikes", int, 4, "number k of spike scores in the canonical score model", low=1, high=32),
-        Parameter("bulk_max", float, 2.0, "upper end B of the bounded bulk scores, drawn uniformly in [0, B]", low=0.0, high=5.0),
-        Parameter("dense_max", int, 2048, "largest ell for dense eigenproblems (larger ell are computed at this size)", low=64, high=8192),
-        Parameter("lengths", list, [16, 32, 64, 128, 256, 512], "token counts n of the real-text excerpts", low=4, high=512, item=int),
-        Parameter("n_texts", int, 4, "number of shipped texts used, the first of attnspec.real.TEXT_NAMES", low=1, high=4),
-        Parameter("max_heads", int, 12, "heads per layer with full singular-value spectra, evenly spaced (all at 12)", low=1, high=12),
-        Parameter("angle_bins", int, 50, "bins of the eigen-angle histogram for the KL divergence", low=2, high=1000),
-        Parameter("mc_samples", int, 200_000, "Monte-Carlo samples for the estimated theta statistics", low=100, high=10**8),
-        Parameter("d_scale", list, [250, 500, 1000, 2000, 4000], "matrix sizes of the convergence series of the reference and the Gaussian model", low=2, high=20000, item=int),
-        Parameter("pooled_values", int, 8000, "pooled bulk values per size in that series: trials = ceil(pooled_values / d)", low=1, high=10**7),
-        Parameter("conventions", int, 5, "seeded conventions (signs and null-space completions) per singular factor", low=2, high=100),
+        Parameter(
+            "hist_max", float, 8.0, "right end of the bulk histogram range", low=0.0, low_open=True
+        ),
+        Parameter(
+            "d_values",
+            list,
+            [250, 500, 1000],
+            "matrix sizes compared across d",
+            low=2,
+            high=20000,
+            item=int,
+        ),
+        Parameter(
+            "betas",
+            list,
+            [0.5, 1.0, 1.5, 2.0],
+            "inverse temperatures compared across beta",
+            low=0.0,
+            high=BETA_MAX,
+            item=float,
+            why=_BETA_WHY,
+        ),
+        Parameter(
+            "ell_values",
+            list,
+            [256, 1024, 4096],
+            "context lengths ell of the canonical score model",
+            low=64,
+            high=16384,
+            item=int,
+        ),
+        Parameter(
+            "spikes",
+            int,
+            4,
+            "number k of spike scores in the canonical score model",
+            low=1,
+            high=32,
+        ),
+        Parameter(
+            "bulk_max",
+            float,
+            2.0,
+            "upper end B of the bounded bulk scores, drawn uniformly in [0, B]",
+            low=0.0,
+            high=5.0,
+        ),
+        Parameter(
+            "dense_max",
+            int,
+            2048,
+            "largest ell for dense eigenproblems (larger ell are computed at this size)",
+            low=64,
+            high=8192,
+        ),
+        Parameter(
+            "lengths",
+            list,
+            [16, 32, 64, 128, 256, 512],
+            "token counts n of the real-text excerpts",
+            low=4,
+            high=512,
+            item=int,
+        ),
+        Parameter(
+            "n_texts",
+            int,
+            4,
+            "number of shipped texts used, the first of attnspec.real.TEXT_NAMES",
+            low=1,
+            high=4,
+        ),
+        Parameter(
+            "max_heads",
+            int,
+            12,
+            "heads per layer with full singular-value spectra, evenly spaced (all at 12)",
+            low=1,
+            high=12,
+        ),
+        Parameter(
+            "angle_bins",
+            int,
+            50,
+            "bins of the eigen-angle histogram for the KL divergence",
+            low=2,
+            high=1000,
+        ),
+        Parameter(
+            "mc_samples",
+            int,
+            200_000,
+            "Monte-Carlo samples for the estimated theta statistics",
+            low=100,
+            high=10**8,
+        ),
+        Parameter(
+            "d_scale",
+            list,
+            [250, 500, 1000, 2000, 4000],
+            "matrix sizes of the convergence series of the reference and the Gaussian model",
+            low=2,
+            high=20000,
+            item=int,
+        ),
+        Parameter(
+            "pooled_values",
+            int,
+            8000,
+            "pooled bulk values per size in that series: trials = ceil(pooled_values / d)",
+            low=1,
+            high=10**7,
+        ),
+        Parameter(
+            "conventions",
+            int,
+            5,
+            "seeded conventions (signs and null-space completions) per singular factor",
+            low=2,
+            high=100,
+        ),
     ]
 }
 
@@ -171,11 +314,17 @@ class Config:
 
     def __post_init__(self) -> None:
         for field in fields(self):
-            object.__setattr__(self, field.name, PARAMETERS[field.name].check(getattr(self, field.name)))
+            object.__setattr__(
+                self, field.name, PARAMETERS[field.name].check(getattr(self, field.name))
+            )
         if self.remove_top_k >= self.d:
-            raise InvalidInput(f"remove_top_k={self.remove_top_k} is out of range: must be >= 0 and < d = {self.d}")
+            raise InvalidInput(
+                f"remove_top_k={self.remove_top_k} is out of range: must be >= 0 and < d = {self.d}"
+            )
         if self.hist_min >= self.hist_max:
-            raise InvalidInput(f"hist_min={self.hist_min!r} is out of range: must be < hist_max = {self.hist_max!r}")
+            raise InvalidInput(
+                f"hist_min={self.hist_min!r} is out of range: must be < hist_max = {self.hist_max!r}"
+            )
         check_memory(self.d)
 
     @property

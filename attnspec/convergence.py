@@ -67,7 +67,9 @@ def pooled_distance(ladder: LadderResult, model: str, target: str = "f") -> Pool
     law = limit_law(target, cfg.d, cfg.beta, cfg.c_poly)
     parts = trial_bulks(ladder, model)
     ks = bulk_distance(np.concatenate(parts), law, cfg.d, cfg.remove_top_k)
-    se = jackknife_se([bulk_distance(v, law, cfg.d, cfg.remove_top_k) for v in leave_one_out(parts)])
+    se = jackknife_se(
+        [bulk_distance(v, law, cfg.d, cfg.remove_top_k) for v in leave_one_out(parts)]
+    )
     return PooledDistance(ks, se)
 
 
@@ -101,7 +103,9 @@ class DistanceSeries:
         return float(self.ks[hit[0]]) if hit.size else float("nan")
 
 
-def distance_series(ladders: Sequence[LadderResult], model: str, target: str = "f") -> DistanceSeries:
+def distance_series(
+    ladders: Sequence[LadderResult], model: str, target: str = "f"
+) -> DistanceSeries:
     """The distance of ``model``'s bulk to its ``target`` law at every ladder (one per size, same beta)."""
     ladders = sorted(ladders, key=lambda L: L.config.d)
     cfgs = [L.config for L in ladders]
@@ -112,13 +116,17 @@ def distance_series(ladders: Sequence[LadderResult], model: str, target: str = "
         return bulk_distance(values, laws[i], cfgs[i].d, cfgs[i].remove_top_k)
 
     ks = np.array([dist(i, np.concatenate(p)) for i, p in enumerate(parts)])
-    se = np.array([jackknife_se([dist(i, v) for v in leave_one_out(p)]) for i, p in enumerate(parts)])
+    se = np.array(
+        [jackknife_se([dist(i, v) for v in leave_one_out(p)]) for i, p in enumerate(parts)]
+    )
     d = np.array([c.d for c in cfgs])
     fit = rate_fit_jackknife(d, parts, dist)
     return DistanceSeries(model, target, d, np.array([len(p) for p in parts]), ks, se, fit)
 
 
-def trials_for_pooled(d_values: Sequence[int], pooled_values: int, minimum: int = 1) -> dict[int, int]:
+def trials_for_pooled(
+    d_values: Sequence[int], pooled_values: int, minimum: int = 1
+) -> dict[int, int]:
     r"""Trials per size so that each pooled bulk holds at least ``pooled_values`` values:
     :math:`\lceil \text{pooled} / d \rceil`, at least ``minimum``."""
     return {int(d): max(minimum, math.ceil(pooled_values / d)) for d in d_values}
@@ -156,5 +164,9 @@ def extrapolate(d0: float, y0: float, rate: float, se: float, level: float) -> E
     def at(r: float) -> float:
         return float(d0 * (y0 / level) ** (1 / r)) if np.isfinite(r) and r > 0 else math.inf
 
-    return Extrapolation(at(rate), at(rate + se) if np.isfinite(se) else math.nan,
-                         at(rate - se) if np.isfinite(se) else math.nan, False)
+    return Extrapolation(
+        at(rate),
+        at(rate + se) if np.isfinite(se) else math.nan,
+        at(rate - se) if np.isfinite(se) else math.nan,
+        False,
+    )

@@ -17,9 +17,9 @@ from tqdm import tqdm
 from . import cache
 from .attention import draw_scores, row_normalizers
 from .config import Config
+from .errors import InvalidInput
 from .ladder import LADDER, MODEL_NAMES, REFERENCE, TrialInputs
 from .nonlinearity import poly_degree, theta_f, theta_q, theta_q_monte_carlo
-from .errors import InvalidInput
 from .spectra import bulk, distance, squared_singular_values_of_gram
 
 TOP_N = 5
@@ -36,8 +36,10 @@ def trial_models(models=None) -> tuple[str, ...]:
         return tuple(MODEL_NAMES)
     unknown = sorted(set(models) - set(MODEL_NAMES))
     if unknown or not models:
-        raise InvalidInput(f"models={list(models)!r} is out of range: must be a non-empty subset of "
-                           f"{', '.join(MODEL_NAMES)}")
+        raise InvalidInput(
+            f"models={list(models)!r} is out of range: must be a non-empty subset of "
+            f"{', '.join(MODEL_NAMES)}"
+        )
     return tuple(m for m in MODEL_NAMES if m in models)
 
 
@@ -80,7 +82,9 @@ def cached_trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=N
     return None
 
 
-def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict[str, np.ndarray]:
+def compute_trial(
+    d: int, beta: float, c_poly: float, seed: int, k: int, models=None
+) -> dict[str, np.ndarray]:
     """Squared singular values (descending) of every rung (or of ``models``), and D_i, for trial k.
 
     A rung whose Gram matrix follows from its parent's is computed through the parent also when
@@ -117,18 +121,24 @@ def compute_trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=
 
 def normalizers(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
     r"""D_i of trials 0..trials-1 pooled, without the ladder: the same S as :func:`compute_trial`'s."""
-    return np.concatenate([row_normalizers(beta * draw_scores(d, trial_rng(seed, k)), beta)[1]
-                           for k in range(trials)])
+    return np.concatenate(
+        [row_normalizers(beta * draw_scores(d, trial_rng(seed, k)), beta)[1] for k in range(trials)]
+    )
 
 
-def trial(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict[str, np.ndarray]:
+def trial(
+    d: int, beta: float, c_poly: float, seed: int, k: int, models=None
+) -> dict[str, np.ndarray]:
     """Trial k (all rungs, or ``models``) from the disk cache, computed and stored if missing or damaged."""
     found = cached_trial(d, beta, c_poly, seed, k, models)
     if found is not None:
         return found
-    return cache.cached("trial", trial_key(d, beta, c_poly, seed, k, models),
-                        lambda: compute_trial(d, beta, c_poly, seed, k, models),
-                        expected=trial_shapes(d, models))
+    return cache.cached(
+        "trial",
+        trial_key(d, beta, c_poly, seed, k, models),
+        lambda: compute_trial(d, beta, c_poly, seed, k, models),
+        expected=trial_shapes(d, models),
+    )
 
 
 @dataclass
@@ -189,8 +199,12 @@ class LadderResult:
         """Distance of every rung's bulk to the reference's: ``metric`` a key of :data:`attnspec.spectra.METRICS`."""
         ref = self.bulk(reference)
         cfg = self.config
-        return {name: distance(metric, ref, self.bulk(name), bins=cfg.hist_bins, value_range=cfg.hist_range)
-                for name in self.models}
+        return {
+            name: distance(
+                metric, ref, self.bulk(name), bins=cfg.hist_bins, value_range=cfg.hist_range
+            )
+            for name in self.models
+        }
 
     def summary(self) -> dict:
         """The JSON summary written by ``attnspec ladder --json``."""
@@ -198,13 +212,20 @@ class LadderResult:
         (mc, se) = self.theta_q_mc
         D = self.D
         return {
-            "d": cfg.d, "beta": cfg.beta, "trials": cfg.trials, "seed": cfg.seed,
-            "remove_top_k": cfg.remove_top_k, "c_poly": cfg.c_poly,
+            "d": cfg.d,
+            "beta": cfg.beta,
+            "trials": cfg.trials,
+            "seed": cfg.seed,
+            "remove_top_k": cfg.remove_top_k,
+            "c_poly": cfg.c_poly,
             "poly_degree": self.poly_degree,
-            "theta_f": list(self.theta_f), "theta_q": list(self.theta_q),
-            "theta_q_mc": list(mc), "theta_q_mc_se": list(se),
+            "theta_f": list(self.theta_f),
+            "theta_q": list(self.theta_q),
+            "theta_q_mc": list(mc),
+            "theta_q_mc_se": list(se),
             "s1_A_mean": float(self.s1_A.mean()),
-            "D_mean": float(D.mean()), "D_std": float(D.std()),
+            "D_mean": float(D.mean()),
+            "D_std": float(D.std()),
             "D_max_dev": float(np.max(np.abs(D - 1.0))),
             "l1_reference": REFERENCE,
             "l1": self.distances("l1"),
@@ -215,6 +236,12 @@ class LadderResult:
 def run_ladder(config: Config | None = None, *, progress: bool = False, **params) -> LadderResult:
     """Run (or read from the cache) every trial of ``config`` (or of ``Config(**params)``)."""
     cfg = config if config is not None else Config(**params)
-    ks = tqdm(range(cfg.trials), desc=f"trials d={cfg.d} beta={cfg.beta:g}", file=sys.stderr,
-              disable=not progress, delay=1.0, leave=False)
+    ks = tqdm(
+        range(cfg.trials),
+        desc=f"trials d={cfg.d} beta={cfg.beta:g}",
+        file=sys.stderr,
+        disable=not progress,
+        delay=1.0,
+        leave=False,
+    )
     return LadderResult(cfg, [trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k) for k in ks])

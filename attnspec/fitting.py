@@ -102,7 +102,7 @@ def leave_one_out(parts: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The pooled ``parts`` with one part (trial) left out at a time; empty with fewer than two parts."""
     if len(parts) < 2:
         return []
-    return [np.concatenate(list(parts[:j]) + list(parts[j + 1:])) for j in range(len(parts))]
+    return [np.concatenate(list(parts[:j]) + list(parts[j + 1 :])) for j in range(len(parts))]
 
 
 def jackknife_se(values) -> float:
@@ -131,7 +131,11 @@ def rate_fit_jackknife(x, parts_per_x: Sequence[Sequence[np.ndarray]], distance)
         return fit
     rates = []
     for j in range(n_jk):
-        yj = [distance(i, np.concatenate([q for t, q in enumerate(p) if t != j])) if len(p) > max(j, 1)
-              else y[i] for i, p in enumerate(parts_per_x)]
+        yj = [
+            distance(i, np.concatenate([q for t, q in enumerate(p) if t != j]))
+            if len(p) > max(j, 1)
+            else y[i]
+            for i, p in enumerate(parts_per_x)
+        ]
         rates.append(rate_fit(x, yj).rate)
     return RateFit(fit.rate, fit.intercept, fit.se, jackknife_se(rates), fit.n_points)

@@ -121,8 +121,14 @@ LADDER: dict[str, Model] = {
             parent="sqrt_d_A",
             gram_from_parent=_gram_A_perp,
         ),
-        Model("Y", r"e^{\beta S}/(e^{\beta^2/2}\sqrt{d})", "deterministic normalizer", _Y,
-              parent="sqrt_d_A_perp", gram_from_parent=_gram_Y),
+        Model(
+            "Y",
+            r"e^{\beta S}/(e^{\beta^2/2}\sqrt{d})",
+            "deterministic normalizer",
+            _Y,
+            parent="sqrt_d_A_perp",
+            gram_from_parent=_gram_Y,
+        ),
         Model(
             "Y_f",
             r"f(S)/\sqrt{d}",
@@ -131,7 +137,12 @@ LADDER: dict[str, Model] = {
             parent="Y",
             gram_from_parent=_gram_Y_f,
         ),
-        Model("Y_Q", r"Q_n(S)/\sqrt{d}", "Taylor polynomial Q_n (degree n − 1, n = n_d) in place of f", _Y_Q),
+        Model(
+            "Y_Q",
+            r"Q_n(S)/\sqrt{d}",
+            "Taylor polynomial Q_n (degree n − 1, n = n_d) in place of f",
+            _Y_Q,
+        ),
         Model(
             "Y_Q_lin",
             r"\sqrt{\theta_2^Q}\,S/\sqrt{d} + \sqrt{\theta_1^Q-\theta_2^Q}\,W/\sqrt{d}",

@@ -31,6 +31,7 @@ METRICS = ("l1", "ks", "w1")
 
 def reference_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
     r"""Squared singular values (descending) of :math:`\sqrt d A_\perp` for trial k of ``seed``, cached."""
+
     def compute():
         M = row_softmax(float(beta) * draw_scores(int(d), trial_rng(int(seed), int(k))))
         M *= np.sqrt(d)
@@ -43,8 +44,12 @@ def reference_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
 
 def reference_bulk(config: Config, seed: int) -> np.ndarray:
     """Bulk of the reference rung over ``config.trials`` trials of ``seed``, top values removed per trial."""
-    return np.concatenate([bulk(reference_s2(config.d, config.beta, seed, k), config.remove_top_k)
-                           for k in range(config.trials)])
+    return np.concatenate(
+        [
+            bulk(reference_s2(config.d, config.beta, seed, k), config.remove_top_k)
+            for k in range(config.trials)
+        ]
+    )
 
 
 def distance(metric: str, a: np.ndarray, b: np.ndarray, config: Config) -> float:
@@ -77,6 +82,8 @@ def noise_floor(config: Config, reference: np.ndarray, repetitions: int = 3) -> 
     """Distances between ``reference`` (the bulk at ``config.seed``) and repetitions at seeds seed + 1 ... seed + R."""
     if int(repetitions) < 1:
         raise InvalidInput(f"repetitions={repetitions} is out of range: must be an integer >= 1")
-    reps = [reference_bulk(config, (config.seed + r) % 2**32) for r in range(1, int(repetitions) + 1)]
+    reps = [
+        reference_bulk(config, (config.seed + r) % 2**32) for r in range(1, int(repetitions) + 1)
+    ]
     values = {m: np.array([distance(m, reference, rep, config) for rep in reps]) for m in METRICS}
     return NoiseFloor(int(repetitions), values, reps[0])

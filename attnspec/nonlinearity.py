@@ -73,7 +73,7 @@ def _pair_counts(n: int) -> list[int]:
     r"""Number of ordered pairs weighted by binomials: :math:`\sum_{j+k=s;\,j,k<n} \binom{s}{j}` for s < 2n - 1."""
     counts, row = [], [1]  # row: binomials C(s, 0..s)
     for s in range(2 * n - 1):
-        counts.append(sum(row[max(0, s - n + 1):min(s, n - 1) + 1]))
+        counts.append(sum(row[max(0, s - n + 1) : min(s, n - 1) + 1]))
         row = [1] + [a + b for a, b in zip(row, row[1:])] + [1]
     return counts
 
@@ -90,7 +90,9 @@ def _taylor_mean(beta: float, n: int) -> float:
 
 def Q(x: np.ndarray, beta: float, n: int) -> np.ndarray:
     r"""Centred Taylor nonlinearity :math:`Q_n(x) = e^{-\beta^2/2}(P_n(\beta x) - E[P_n(\beta\chi)])`, of degree n - 1."""
-    return math.exp(-0.5 * beta**2) * (taylor_exp(beta * np.asarray(x, dtype=float), n) - _taylor_mean(beta, n))
+    return math.exp(-0.5 * beta**2) * (
+        taylor_exp(beta * np.asarray(x, dtype=float), n) - _taylor_mean(beta, n)
+    )
 
 
 def theta_q(beta: float, n: int) -> tuple[float, float]:
@@ -106,7 +108,7 @@ def theta_q(beta: float, n: int) -> tuple[float, float]:
     variance has no cancellation. At beta = 1, n = 8: (1.6860913, 0.9964998).
     """
     variance = _gaussian_series(beta, _pair_counts(n)) - _exact_mean(beta, n) ** 2
-    theta1 = math.exp(-beta**2) * float(variance)
+    theta1 = math.exp(-(beta**2)) * float(variance)
     theta2 = (math.exp(-0.5 * beta**2) * beta * _taylor_mean(beta, n - 1)) ** 2
     return theta1, theta2
 

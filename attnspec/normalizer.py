@@ -43,9 +43,17 @@ def normalizer_stats(D: np.ndarray, trials: int) -> NormalizerStats:
     """Statistics of D_i pooled over ``trials`` equal blocks of rows (one block per trial, in order)."""
     D = np.asarray(D, dtype=float)
     if trials < 1 or D.size % trials:
-        raise InvalidInput(f"trials={trials} is out of range: must divide the number of rows {D.size}")
+        raise InvalidInput(
+            f"trials={trials} is out of range: must divide the number of rows {D.size}"
+        )
     per = D.reshape(trials, -1)
     root = math.sqrt(trials)
     se = (lambda v: float(v.std(ddof=1)) / root) if trials > 1 else (lambda v: float("nan"))
-    return NormalizerStats(float(D.mean()), se(per.mean(axis=1)), float(D.std()), se(per.std(axis=1)),
-                           float(np.max(np.abs(D - 1.0))), trials)
+    return NormalizerStats(
+        float(D.mean()),
+        se(per.mean(axis=1)),
+        float(D.std()),
+        se(per.std(axis=1)),
+        float(np.max(np.abs(D - 1.0))),
+        trials,
+    )

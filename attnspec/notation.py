@@ -23,5 +23,7 @@ SYMBOLS: dict[str, str] = {
 def symbol(name: str) -> str:
     """The rung's short symbol as inline math, e.g. ``'$Y_f^{\\mathrm{lin}}$'`` for ``'Y_f_lin'``."""
     if name not in SYMBOLS:
-        raise InvalidInput(f"name={name!r} is not a rung of the ladder: must be one of {', '.join(MODEL_NAMES)}")
+        raise InvalidInput(
+            f"name={name!r} is not a rung of the ladder: must be one of {', '.join(MODEL_NAMES)}"
+        )
     return f"${SYMBOLS[name]}$"

@@ -104,7 +104,9 @@ class ChapterClaims:
 
     chapter: str
     title: str
-    number: int  # the chapter's number in the book (chapters are numbered in table-of-contents order)
+    number: (
+        int  # the chapter's number in the book (chapters are numbered in table-of-contents order)
+    )
     claims: tuple[dict, ...]
 
     @property
@@ -187,8 +189,12 @@ class StoredChapters:
     def farthest(self, chapter: str, metric: str, prefix: str = "bulk") -> Farthest:
         """The rung with the largest glued distance ``{prefix}_{metric}_{rung}``, and ``{prefix}_{metric}_floor``."""
         values = self.values(chapter)
-        found = {name: values[f"{prefix}_{metric}_{name}"].number for name in LADDER
-                 if f"{prefix}_{metric}_{name}" in values and values[f"{prefix}_{metric}_{name}"].number is not None}
+        found = {
+            name: values[f"{prefix}_{metric}_{name}"].number
+            for name in LADDER
+            if f"{prefix}_{metric}_{name}" in values
+            and values[f"{prefix}_{metric}_{name}"].number is not None
+        }
         floor = values.get(f"{prefix}_{metric}_floor")
         self.used[(chapter, f"{prefix}_{metric}_<rung>")] = bool(found)
         self.used[(chapter, f"{prefix}_{metric}_floor")] = floor is not None
@@ -207,15 +213,21 @@ class StoredChapters:
         if not gone:
             return ""
         items = "\n".join(f"- `{key}` of chapter *{chapter}*" for chapter, key in gone)
-        return (f":::{{warning}}\nThis page asks the stored chapters for {len(gone)} value(s) they do not "
-                f"glue; each is marked *missing* where it would appear:\n\n{items}\n:::")
+        return (
+            f":::{{warning}}\nThis page asks the stored chapters for {len(gone)} value(s) they do not "
+            f"glue; each is marked *missing* where it would appear:\n\n{items}\n:::"
+        )
 
     def chapter_claims(self) -> list[ChapterClaims]:
         """The embedded claims of every chapter, in book order."""
         out = []
         for number, name in enumerate(self.names, start=1):
             nb = self.notebook(name)
-            out.append(ChapterClaims(name, self.title(name), number, tuple(claims(nb)) if nb is not None else ()))
+            out.append(
+                ChapterClaims(
+                    name, self.title(name), number, tuple(claims(nb)) if nb is not None else ()
+                )
+            )
         return out
 
 
@@ -231,7 +243,7 @@ def claims_summary(stored: StoredChapters) -> tuple[int, int]:
 
 
 def claims_sentence(stored: StoredChapters) -> str:
-    """"H of N claims hold", or a visible note when no stored chapter embeds its claims."""
+    """ "H of N claims hold", or a visible note when no stored chapter embeds its claims."""
     held, total = claims_summary(stored)
     if total == 0:
         return "**[no stored chapter embeds its claims: re-execute the chapters]**"
@@ -259,7 +271,11 @@ def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> 
         marker = missing_marker(chapter, "bulk_<distance>_<rung>")
         return FarthestRung(marker, marker, marker, marker)
     if len({f.rung for f in known}) == 1 and len(known) == len(DISTANCES):
-        rung = f"${rung_symbol(known[0].rung)}$, in all three distances (" + ", ".join(DISTANCES.values()) + ")"
+        rung = (
+            f"${rung_symbol(known[0].rung)}$, in all three distances ("
+            + ", ".join(DISTANCES.values())
+            + ")"
+        )
     else:
         rung = ", ".join(f"${rung_symbol(f.rung)}$ in {DISTANCES[f.metric]}" for f in known)
     ks = next((f for f in known if f.metric == "ks"), None)
@@ -272,8 +288,14 @@ def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> 
     return FarthestRung(rung, f"{ks.distance:g}", floor, ratio)
 
 
-PROVENANCE_KINDS = {"paper": "from a paper", "seed": "from the seed notebook", "derived": "derived in this book",
-                    "this book": "derived in this book", "here": "derived in this book", "sanity": "sanity checks"}
+PROVENANCE_KINDS = {
+    "paper": "from a paper",
+    "seed": "from the seed notebook",
+    "derived": "derived in this book",
+    "this book": "derived in this book",
+    "here": "derived in this book",
+    "sanity": "sanity checks",
+}
 
 
 def provenance_kind(text: str) -> str:
@@ -299,8 +321,10 @@ def findings_markdown(stored: StoredChapters) -> str:
     """
     groups = stored.chapter_claims()
     held, total = sum(g.held for g in groups), sum(len(g.claims) for g in groups)
-    parts = [f"**{held} of {total} claims hold** in the {len(groups)} chapters, at each chapter's default "
-             "parameters."]
+    parts = [
+        f"**{held} of {total} claims hold** in the {len(groups)} chapters, at each chapter's default "
+        "parameters."
+    ]
     kinds: dict[str, int] = {}
     for g in groups:
         for c in g.claims:
@@ -308,26 +332,46 @@ def findings_markdown(stored: StoredChapters) -> str:
             kinds[kind] = kinds.get(kind, 0) + 1
     if kinds:
         parts[0] += " By provenance: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()) + "."
-    rows = [[g.number, chapter_link(g.chapter, g.title), len(g.claims), g.held, len(g.claims) - g.held]
-            for g in groups]
+    rows = [
+        [g.number, chapter_link(g.chapter, g.title), len(g.claims), g.held, len(g.claims) - g.held]
+        for g in groups
+    ]
     parts.append(markdown_table(["ch.", "chapter", "claims", "✓ hold", "✗ do not hold"], rows))
     empty = [g for g in groups if not g.claims]
     if empty:
         names = "\n".join(f"- {g.number}. {chapter_link(g.chapter, g.title)}" for g in empty)
-        parts.append(f":::{{warning}}\nThese stored chapter notebooks embed no claims (they were executed "
-                     f"before claims were embedded, or have none), so their claims are not listed below:\n\n"
-                     f"{names}\n:::")
+        parts.append(
+            f":::{{warning}}\nThese stored chapter notebooks embed no claims (they were executed "
+            f"before claims were embedded, or have none), so their claims are not listed below:\n\n"
+            f"{names}\n:::"
+        )
     rows = []
     for g in groups:
         for c in g.claims:
-            rows.append([chapter_link(g.chapter, str(g.number)), c.get("claim", ""), c.get("measured", ""),
-                         c.get("criterion", ""), "✓" if c.get("holds") else "✗",
-                         c.get("provenance") or "*not stated*"])
-    parts.append("## Every claim\n\nThe first column is the chapter's number; it links to the chapter.")
-    parts.append(markdown_table(["ch.", "claim", "measured", "criterion", "", "provenance"], rows)
-                 if rows else "*No chapter embeds claims.*")
-    failed = [f"- ✗ {g.number}. {chapter_link(g.chapter, g.title)}, *{c.get('claim', '')}*: {c.get('if_fails', '')}"
-              for g in groups for c in g.claims if not c.get("holds")]
+            rows.append(
+                [
+                    chapter_link(g.chapter, str(g.number)),
+                    c.get("claim", ""),
+                    c.get("measured", ""),
+                    c.get("criterion", ""),
+                    "✓" if c.get("holds") else "✗",
+                    c.get("provenance") or "*not stated*",
+                ]
+            )
+    parts.append(
+        "## Every claim\n\nThe first column is the chapter's number; it links to the chapter."
+    )
+    parts.append(
+        markdown_table(["ch.", "claim", "measured", "criterion", "", "provenance"], rows)
+        if rows
+        else "*No chapter embeds claims.*"
+    )
+    failed = [
+        f"- ✗ {g.number}. {chapter_link(g.chapter, g.title)}, *{c.get('claim', '')}*: {c.get('if_fails', '')}"
+        for g in groups
+        for c in g.claims
+        if not c.get("holds")
+    ]
     if failed:
         parts.append("## Claims that do not hold\n\n" + "\n".join(failed))
     return "\n\n".join(parts)
@@ -335,7 +379,10 @@ def findings_markdown(stored: StoredChapters) -> str:
 
 def ladder_notation() -> str:
     """The rungs of the ladder M0 … M6: symbol and definition (from :data:`attnspec.ladder.LADDER`)."""
-    rows = [[f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$"] for i, (name, m) in enumerate(LADDER.items())]
+    rows = [
+        [f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$"]
+        for i, (name, m) in enumerate(LADDER.items())
+    ]
     return markdown_table(["rung", "symbol", "definition"], rows)
 
 
@@ -355,8 +402,13 @@ def execute(name: str, output: Path | None = None) -> Path:
 
     nb = read_source(name)
     output = Path(output) if output is not None else BOOK / f"{name}.ipynb"
-    NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
-                   resources={"metadata": {"path": str(BOOK)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(BOOK)}},
+    ).execute()
     with atomic_path(output) as tmp:
         nbformat.write(strip_volatile_metadata(nb), tmp)
     return output

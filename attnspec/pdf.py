@@ -33,8 +33,16 @@ window.addEventListener('load', () => {{
   else done();
 }});
 </script>"""
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PRINT_CSS = """<style>
 @page { size: A4; margin: 16mm 14mm; }
 @media print {
@@ -57,8 +65,21 @@ def chromium() -> str:
 
 def build_singlehtml() -> Path:
     """Build the book as one HTML page; return the page, moved beside ``_static`` and ``_images``."""
-    subprocess.run([sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-                    "build", str(ROOT), "--builder", "singlehtml", "--all", "--quiet"], check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+            "build",
+            str(ROOT),
+            "--builder",
+            "singlehtml",
+            "--all",
+            "--quiet",
+        ],
+        check=True,
+        cwd=ROOT,
+    )
     root_page = next(p for p in (SINGLE / "book").glob("*.html"))  # the root document (book/intro)
     return root_page
 
@@ -68,9 +89,19 @@ def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
     probe = SINGLE / "_attnspec_probe.html"  # beside _static and _images: relative links resolve
     probe.write_text(page.read_text().replace("</body>", WAIT + "</body>"))
     try:
-        done = subprocess.run([chromium(), *FLAGS, f"--user-data-dir={work / 'profile'}",
-                               f"--virtual-time-budget={budget_ms}", "--dump-dom", probe.as_uri()],
-                              capture_output=True, text=True, timeout=900)
+        done = subprocess.run(
+            [
+                chromium(),
+                *FLAGS,
+                f"--user-data-dir={work / 'profile'}",
+                f"--virtual-time-budget={budget_ms}",
+                "--dump-dom",
+                probe.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
     finally:
         probe.unlink(missing_ok=True)
     dom = done.stdout
@@ -79,9 +110,11 @@ def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
         raise RuntimeError("MathJax did not finish typesetting before the time budget ran out")
     if found.group(1) != "0":
         raise RuntimeError(f"{found.group(1)} formulas were not typeset")
-    dom = re.sub(r'<script[^>]*mathjax[^>]*>\s*</script>', "", dom, flags=re.I)
+    dom = re.sub(r"<script[^>]*mathjax[^>]*>\s*</script>", "", dom, flags=re.I)
     dom = re.sub(r"<script>\s*window\.MathJax\s*=.*?</script>", "", dom, flags=re.S)
-    dom = dom.replace('<details class="attnspec-provenance">', '<details class="attnspec-provenance" open="">')
+    dom = dom.replace(
+        '<details class="attnspec-provenance">', '<details class="attnspec-provenance" open="">'
+    )
     return dom.replace("</head>", PRINT_CSS + "</head>")
 
 
@@ -91,9 +124,21 @@ def print_pdf(dom: str, target: Path, work: Path) -> Path:
     static.write_text(dom)
     try:
         with atomic_path(target) as tmp:
-            subprocess.run([chromium(), *FLAGS, f"--user-data-dir={work / 'profile'}", "--no-pdf-header-footer",
-                            "--virtual-time-budget=10000", f"--print-to-pdf={tmp}", static.as_uri()],
-                           capture_output=True, text=True, timeout=900, check=True)
+            subprocess.run(
+                [
+                    chromium(),
+                    *FLAGS,
+                    f"--user-data-dir={work / 'profile'}",
+                    "--no-pdf-header-footer",
+                    "--virtual-time-budget=10000",
+                    f"--print-to-pdf={tmp}",
+                    static.as_uri(),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=900,
+                check=True,
+            )
             if tmp.stat().st_size == 0:
                 raise RuntimeError("chromium wrote an empty PDF")
     finally:

@@ -25,8 +25,9 @@ def top_singular_values(top: dict[str, np.ndarray]) -> plt.Figure:
     return fig
 
 
-def loglog_fit(x, y, yerr, slope: float, intercept: float, xlabel: str, ylabel: str,
-               label: str = "measured") -> plt.Figure:
+def loglog_fit(
+    x, y, yerr, slope: float, intercept: float, xlabel: str, ylabel: str, label: str = "measured"
+) -> plt.Figure:
     r"""Points with error bars on log-log axes and the fitted line :math:`y = e^{a} x^{b}`."""
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label=label)
@@ -46,8 +47,12 @@ def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: s
     fig, ax = plt.subplots(figsize=(6.5, 4))
     ax.hist(values, bins=100, density=True, alpha=0.75, label="measured")
     xs = np.linspace(values.min(), values.max(), 400)
-    ax.plot(xs, np.exp(-0.5 * ((xs - mean) / std) ** 2) / (std * np.sqrt(2 * np.pi)), "k--",
-            label=f"normal, predicted std {std:.4f}")
+    ax.plot(
+        xs,
+        np.exp(-0.5 * ((xs - mean) / std) ** 2) / (std * np.sqrt(2 * np.pi)),
+        "k--",
+        label=f"normal, predicted std {std:.4f}",
+    )
     ax.axvline(mean, color="k", linewidth=0.8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density")
@@ -56,7 +61,9 @@ def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: s
     return fig
 
 
-def measured_vs_predicted(x, measured, predicted, xlabel: str, ylabel: str, logy: bool = True) -> plt.Figure:
+def measured_vs_predicted(
+    x, measured, predicted, xlabel: str, ylabel: str, logy: bool = True
+) -> plt.Figure:
     """Measured points against a predicted curve evaluated at the same x."""
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(x, predicted, "k--", marker="x", label="predicted")
@@ -74,7 +81,12 @@ def sorted_bulk_curves(bulks: dict[str, np.ndarray], dashed: str = "sqrt_d_A") -
     """Descending sorted bulk squared singular values of every model (``dashed`` drawn dashed)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, values in bulks.items():
-        ax.plot(np.sort(values)[::-1], linewidth=1.2, label=name, linestyle="--" if name == dashed else "-")
+        ax.plot(
+            np.sort(values)[::-1],
+            linewidth=1.2,
+            label=name,
+            linestyle="--" if name == dashed else "-",
+        )
     ax.set_xlabel("index (sorted, top-k removed, pooled over trials)")
     ax.set_ylabel(r"$s^2$")
     ax.legend(fontsize=8)
@@ -82,8 +94,13 @@ def sorted_bulk_curves(bulks: dict[str, np.ndarray], dashed: str = "sqrt_d_A") -
     return fig
 
 
-def bulk_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tuple[float, float],
-                        reference: str = REFERENCE, density=None) -> plt.Figure:
+def bulk_histogram_grid(
+    bulks: dict[str, np.ndarray],
+    bins: int,
+    value_range: tuple[float, float],
+    reference: str = REFERENCE,
+    density=None,
+) -> plt.Figure:
     """One panel per model: its bulk histogram over the reference's (and an optional density curve)."""
     names = [n for n in bulks if n != reference]
     cols = 3
@@ -98,7 +115,7 @@ def bulk_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tu
             ax.plot(xs, density(xs), "k--", linewidth=1, label="limit law")
         ax.set_title(name, fontsize=10)
         ax.legend(fontsize=7)
-    for ax in axes.flat[len(names):]:
+    for ax in axes.flat[len(names) :]:
         ax.set_visible(False)
     for ax in axes[-1]:
         ax.set_xlabel(r"$s^2$")
@@ -106,7 +123,9 @@ def bulk_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tu
     return fig
 
 
-def curves(x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, logy: bool = False) -> plt.Figure:
+def curves(
+    x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, logy: bool = False
+) -> plt.Figure:
     """Several named curves against a common x."""
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, y in ys.items():
@@ -120,22 +139,25 @@ def curves(x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, logy: bool = 
     return fig
 
 
-
-def scores_and_entries(S: np.ndarray, A: np.ndarray, beta: float, sample: int = 20000) -> plt.Figure:
+def scores_and_entries(
+    S: np.ndarray, A: np.ndarray, beta: float, sample: int = 20000
+) -> plt.Figure:
     r"""Left: histogram of the scores against N(0, 1). Right: :math:`d A_{ij}` against
     :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic normalizer)."""
     d = S.shape[0]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     left.hist(S.ravel(), bins=120, density=True, alpha=0.75, label=r"$S_{ij}$")
     xs = np.linspace(-5, 5, 400)
-    left.plot(xs, np.exp(-xs**2 / 2) / np.sqrt(2 * np.pi), "k--", label=r"$\mathcal{N}(0, 1)$")
+    left.plot(xs, np.exp(-(xs**2) / 2) / np.sqrt(2 * np.pi), "k--", label=r"$\mathcal{N}(0, 1)$")
     left.set_xlabel("score")
     left.set_ylabel("density")
     left.legend()
     idx = np.linspace(0, S.size - 1, min(sample, S.size)).astype(int)
     pred = np.exp(beta * S.ravel()[idx] - beta**2 / 2)
     right.plot(pred, d * A.ravel()[idx], ".", markersize=2, alpha=0.4)
-    right.plot([pred.min(), pred.max()], [pred.min(), pred.max()], "k--", linewidth=1, label="equality")
+    right.plot(
+        [pred.min(), pred.max()], [pred.min(), pred.max()], "k--", linewidth=1, label="equality"
+    )
     right.set_xscale("log")
     right.set_yscale("log")
     right.set_xlabel(r"$e^{\beta S_{ij} - \beta^2/2}$")
@@ -145,9 +167,15 @@ def scores_and_entries(S: np.ndarray, A: np.ndarray, beta: float, sample: int = 
     return fig
 
 
-def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tuple[float, float],
-                       laws: dict[str, object], edges: dict[str, float] | None = None,
-                       cols: int = 4, logy: bool = False) -> plt.Figure:
+def law_histogram_grid(
+    bulks: dict[str, np.ndarray],
+    bins: int,
+    value_range: tuple[float, float],
+    laws: dict[str, object],
+    edges: dict[str, float] | None = None,
+    cols: int = 4,
+    logy: bool = False,
+) -> plt.Figure:
     """One panel per model: its bulk histogram with limit-law densities over it.
 
     ``laws`` maps a legend label to a density callable (the first is drawn solid black, the next
@@ -156,8 +184,9 @@ def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tup
     """
     names = list(bulks)
     rows = -(-len(names) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.9 * rows), sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(3.1 * cols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
+    )
     hist_edges = np.linspace(*value_range, bins + 1)
     xs = np.linspace(*value_range, 801)
     xs = xs[xs > 0]
@@ -169,7 +198,9 @@ def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tup
     top, floor = 0.0, np.inf
     for ax, name in zip(axes.flat, names):
         floor = min(floor, 0.5 / (max(bulks[name].size, 1) * (hist_edges[1] - hist_edges[0])))
-        heights, _, _ = ax.hist(bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk")
+        heights, _, _ = ax.hist(
+            bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk"
+        )
         top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
         for (label, ys), (color, style) in zip(curves_.items(), styles):
             ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.1, label=label)
@@ -177,7 +208,7 @@ def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tup
             ax.axvline(x, color="0.3", linestyle=":", linewidth=0.9)
         ax.set_title(name, fontsize=10)
     axes.flat[0].legend(fontsize=7, loc="upper right")
-    for ax in axes.flat[len(names):]:
+    for ax in axes.flat[len(names) :]:
         ax.set_visible(False)
     for ax in axes.flat:
         if logy:
@@ -193,7 +224,9 @@ def law_histogram_grid(bulks: dict[str, np.ndarray], bins: int, value_range: tup
     return fig
 
 
-def per_trial_points(values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str) -> plt.Figure:
+def per_trial_points(
+    values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str
+) -> plt.Figure:
     """One column of points per model (one point per trial, spread sideways) with horizontal lines."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
@@ -210,8 +243,13 @@ def per_trial_points(values: dict[str, np.ndarray], lines: dict[str, float], yla
     return fig
 
 
-def cdf_differences(x: np.ndarray, diffs: dict[str, np.ndarray], xlabel: str, ylabel: str,
-                    dashed: tuple[str, ...] = ()) -> plt.Figure:
+def cdf_differences(
+    x: np.ndarray,
+    diffs: dict[str, np.ndarray],
+    xlabel: str,
+    ylabel: str,
+    dashed: tuple[str, ...] = (),
+) -> plt.Figure:
     """Curves F_n(x) - F(x) of several samples against a law, with the zero line."""
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     ax.axhline(0.0, color="0.4", linewidth=0.8)
@@ -224,7 +262,9 @@ def cdf_differences(x: np.ndarray, diffs: dict[str, np.ndarray], xlabel: str, yl
     return fig
 
 
-def line_panels(panels: list[dict], ncols: int | None = None, panel_size: tuple[float, float] = (4.6, 3.6)) -> plt.Figure:
+def line_panels(
+    panels: list[dict], ncols: int | None = None, panel_size: tuple[float, float] = (4.6, 3.6)
+) -> plt.Figure:
     """Panels side by side (wrapping after ``ncols``), each with several lines.
 
     Each panel is a dict with ``title``, ``xlabel``, ``ylabel``, optional ``logx`` / ``logy``
@@ -234,7 +274,9 @@ def line_panels(panels: list[dict], ncols: int | None = None, panel_size: tuple[
     """
     ncols = ncols or len(panels)
     nrows = -(-len(panels) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False
+    )
     for ax, panel in zip(axes.flat, panels):
         for line in panel["lines"]:
             x, y, fmt, label = line[:4]
@@ -248,7 +290,7 @@ def line_panels(panels: list[dict], ncols: int | None = None, panel_size: tuple[
         ax.set_ylabel(panel.get("ylabel", ""))
         if any(line[3] for line in panel["lines"]):
             ax.legend(fontsize=7)
-    for ax in axes.flat[len(panels):]:
+    for ax in axes.flat[len(panels) :]:
         ax.set_visible(False)
     fig.tight_layout()
     return fig
@@ -273,8 +315,16 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
         plotted = True
         err = np.where(np.isfinite(yerr), yerr, 0.0)[ok]
         color = f"C{i % 10}"
-        ax.errorbar(x[ok], y[ok], yerr=err, fmt=markers[i % len(markers)], color=color, capsize=3,
-                    markersize=5, label=label)
+        ax.errorbar(
+            x[ok],
+            y[ok],
+            yerr=err,
+            fmt=markers[i % len(markers)],
+            color=color,
+            capsize=3,
+            markersize=5,
+            label=label,
+        )
         if np.isfinite(slope) and np.isfinite(intercept):
             ax.plot(xs, np.exp(intercept) * xs**slope, "--", color=color, linewidth=1)
     ax.set_xscale("log")
@@ -286,13 +336,23 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
         ax.set_yscale("log")
         ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
     else:
-        ax.text(0.5, 0.5, "no finite positive values", transform=ax.transAxes, ha="center", va="center")
+        ax.text(
+            0.5, 0.5, "no finite positive values", transform=ax.transAxes, ha="center", va="center"
+        )
     fig.tight_layout()
     return fig
 
 
-def curves_with_guides(x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, *, vlines: dict[str, float] | None = None,
-                       hlines: dict[str, float] | None = None, logy: bool = False) -> plt.Figure:
+def curves_with_guides(
+    x,
+    ys: dict[str, np.ndarray],
+    xlabel: str,
+    ylabel: str,
+    *,
+    vlines: dict[str, float] | None = None,
+    hlines: dict[str, float] | None = None,
+    logy: bool = False,
+) -> plt.Figure:
     """Several named curves against a common x, with labelled vertical and horizontal guide lines."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     markers = "osD^v<>ph*"
@@ -311,9 +371,18 @@ def curves_with_guides(x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, *
     return fig
 
 
-def phase_diagram(x, y, z: np.ndarray, xlabel: str, ylabel: str, zlabel: str, *,
-                  curves: dict[str, tuple] | None = None, points: dict[str, tuple] | None = None,
-                  fmt: str = "{:.3f}") -> plt.Figure:
+def phase_diagram(
+    x,
+    y,
+    z: np.ndarray,
+    xlabel: str,
+    ylabel: str,
+    zlabel: str,
+    *,
+    curves: dict[str, tuple] | None = None,
+    points: dict[str, tuple] | None = None,
+    fmt: str = "{:.3f}",
+) -> plt.Figure:
     r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale, every cell labelled with its value.
 
     The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear.
@@ -328,7 +397,11 @@ def phase_diagram(x, y, z: np.ndarray, xlabel: str, ylabel: str, zlabel: str, *,
     def edges(v, log):
         v = np.log(v) if log else v
         if v.size == 1:
-            e = np.array([v[0] - 0.5, v[0] + 0.5]) if not log else np.array([v[0] - 0.35, v[0] + 0.35])
+            e = (
+                np.array([v[0] - 0.5, v[0] + 0.5])
+                if not log
+                else np.array([v[0] - 0.35, v[0] + 0.35])
+            )
         else:
             mid = (v[1:] + v[:-1]) / 2
             e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
@@ -339,18 +412,36 @@ def phase_diagram(x, y, z: np.ndarray, xlabel: str, ylabel: str, zlabel: str, *,
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     if good.any():
         norm = LogNorm(vmin=z[good].min(), vmax=max(z[good].max(), z[good].min() * 1.0001))
-        mesh = ax.pcolormesh(xe, ye, np.ma.masked_where(~good, z), norm=norm, cmap="viridis", shading="flat")
+        mesh = ax.pcolormesh(
+            xe, ye, np.ma.masked_where(~good, z), norm=norm, cmap="viridis", shading="flat"
+        )
         fig.colorbar(mesh, ax=ax, label=zlabel)
         for i in range(y.size):
             for j in range(x.size):
                 if good[i, j]:
                     dark = np.log(z[i, j] / norm.vmin) < 0.6 * np.log(norm.vmax / norm.vmin)
-                    ax.text(x[j], y[i] * (ye[i + 1] / ye[i]) ** 0.22, fmt.format(z[i, j]), ha="center",
-                            va="center", fontsize=8, color="w" if dark else "k")
+                    ax.text(
+                        x[j],
+                        y[i] * (ye[i + 1] / ye[i]) ** 0.22,
+                        fmt.format(z[i, j]),
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="w" if dark else "k",
+                    )
     for (label, (cx, cy)), style in zip((curves or {}).items(), ("-", "--", ":")):
         ax.plot(cx, cy, color="tab:red", linestyle=style, linewidth=1.8, label=label)
     for label, (px, py) in (points or {}).items():
-        ax.plot(px, py, "o-", color="tab:orange", markeredgecolor="k", markersize=5, linewidth=1.2, label=label)
+        ax.plot(
+            px,
+            py,
+            "o-",
+            color="tab:orange",
+            markeredgecolor="k",
+            markersize=5,
+            linewidth=1.2,
+            label=label,
+        )
     ax.set_yscale("log")
     ax.set_xlim(xe[0], xe[-1])
     ax.set_ylim(ye[0], ye[-1])
@@ -365,9 +456,14 @@ def phase_diagram(x, y, z: np.ndarray, xlabel: str, ylabel: str, zlabel: str, *,
     return fig
 
 
-def spread_and_distance(betas, measured: dict[str, np.ndarray], predicted: dict[str, tuple],
-                        spread: dict[str, np.ndarray], distance: dict[str, np.ndarray],
-                        ylabel_distance: str) -> plt.Figure:
+def spread_and_distance(
+    betas,
+    measured: dict[str, np.ndarray],
+    predicted: dict[str, tuple],
+    spread: dict[str, np.ndarray],
+    distance: dict[str, np.ndarray],
+    ylabel_distance: str,
+) -> plt.Figure:
     r"""Left: measured normalizer spread (points) and its prediction (lines) against :math:`\beta`, one
     colour per group. Right: a distance against the predicted spread, same groups, log-log.
 
@@ -404,7 +500,10 @@ def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
     from matplotlib import ticker
 
     for ax in fig.axes:
-        for axis, scale, lim in ((ax.xaxis, ax.get_xscale(), ax.get_xlim()), (ax.yaxis, ax.get_yscale(), ax.get_ylim())):
+        for axis, scale, lim in (
+            (ax.xaxis, ax.get_xscale(), ax.get_xlim()),
+            (ax.yaxis, ax.get_yscale(), ax.get_ylim()),
+        ):
             if scale != "log":
                 continue
             axis.set_minor_formatter(ticker.NullFormatter())
@@ -415,8 +514,18 @@ def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
     return fig
 
 
-def power_law_with_prediction(x, y, yerr, slope: float, intercept: float, exponent_text: str, predicted,
-                              xlabel: str, ylabel: str, var: str = "d") -> plt.Figure:
+def power_law_with_prediction(
+    x,
+    y,
+    yerr,
+    slope: float,
+    intercept: float,
+    exponent_text: str,
+    predicted,
+    xlabel: str,
+    ylabel: str,
+    var: str = "d",
+) -> plt.Figure:
     r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`γ`, and predicted points.
 
     ``exponent_text`` is the fitted exponent as printed (with the digits its uncertainty supports);
@@ -425,7 +534,9 @@ def power_law_with_prediction(x, y, yerr, slope: float, intercept: float, expone
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label="measured (mean ± se)")
     xs = np.geomspace(min(x), max(x), 50)
-    ax.plot(xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto {var}^{{{exponent_text}}}$")
+    ax.plot(
+        xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto {var}^{{{exponent_text}}}$"
+    )
     ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -436,9 +547,16 @@ def power_law_with_prediction(x, y, yerr, slope: float, intercept: float, expone
     return fig
 
 
-def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], noise: np.ndarray, xlabel: str,
-                               ylabel: str, noise_label: str, ncols: int = 3,
-                               vlines: dict[str, float] | None = None) -> plt.Figure:
+def cdf_differences_with_noise(
+    x: np.ndarray,
+    diffs: dict[str, np.ndarray],
+    noise: np.ndarray,
+    xlabel: str,
+    ylabel: str,
+    noise_label: str,
+    ncols: int = 3,
+    vlines: dict[str, float] | None = None,
+) -> plt.Figure:
     r"""One panel per curve :math:`F(x) - F_{\mathrm{ref}}(x)`, over the noise band.
 
     ``noise`` is the same difference for an independent repetition of the reference: it is drawn in
@@ -447,7 +565,9 @@ def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], nois
     """
     names = list(diffs)
     rows = -(-len(names) // ncols)
-    fig, axes = plt.subplots(rows, ncols, figsize=(3.8 * ncols, 2.9 * rows), sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        rows, ncols, figsize=(3.8 * ncols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
+    )
     floor = float(np.max(np.abs(noise)))
     for i, (ax, name) in enumerate(zip(axes.flat, names)):
         ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
@@ -458,7 +578,7 @@ def cdf_differences_with_noise(x: np.ndarray, diffs: dict[str, np.ndarray], nois
             ax.axvline(pos, color="k", linestyle=":", linewidth=0.9)
         ax.set_title(name, fontsize=10)
         ax.legend(fontsize=7, loc="lower left")
-    for ax in axes.flat[len(names):]:
+    for ax in axes.flat[len(names) :]:
         ax.set_visible(False)
     for ax in axes[-1]:
         ax.set_xlabel(xlabel)

@@ -20,7 +20,7 @@ import math
 import platform
 import subprocess
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +52,14 @@ def versions() -> dict[str, str]:
     import numpy
     import scipy
 
-    return {"attnspec": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "matplotlib": matplotlib.__version__, "blas": blas()}
+    return {
+        "attnspec": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "matplotlib": matplotlib.__version__,
+        "blas": blas(),
+    }
 
 
 def git_commit(root: Path = CHECKOUT) -> str | None:
@@ -61,10 +67,19 @@ def git_commit(root: Path = CHECKOUT) -> str | None:
     if not (root / ".git").exists():
         return None
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return f"{head}-dirty" if dirty else head
@@ -90,33 +105,57 @@ def last_commit_of(path: Path, root: Path = CHECKOUT) -> tuple[str, str] | tuple
     if not (root / ".git").exists():
         return None, None
     try:
-        out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%H %ct", "--", str(Path(path).resolve())],
-                             capture_output=True, text=True, timeout=10, check=True).stdout.split()
+        out = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(root),
+                "log",
+                "-1",
+                "--format=%H %ct",
+                "--",
+                str(Path(path).resolve()),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.split()
     except (OSError, subprocess.SubprocessError):
         return None, None
     if len(out) != 2:
         return None, None
-    when = datetime.fromtimestamp(int(out[1]), timezone.utc).isoformat(timespec="seconds")
+    when = datetime.fromtimestamp(int(out[1]), UTC).isoformat(timespec="seconds")
     return out[0], when
 
 
-def results(chapter: str, parameters: dict[str, Any], nb: nbformat.NotebookNode,
-            stored: Path | None = None) -> dict[str, Any]:
+def results(
+    chapter: str, parameters: dict[str, Any], nb: nbformat.NotebookNode, stored: Path | None = None
+) -> dict[str, Any]:
     """The results record of an executed notebook (see the module docstring).
 
     With ``stored`` (the path of a committed notebook), the record is derived from that notebook
     without executing it: commit and time are those of the last commit that changed it.
     """
-    values = [{"key": v.key, "kind": v.kind, "value": _json_value(v), "text": v.text}
-              for v in glued_values(nb).values()]
+    values = [
+        {"key": v.key, "kind": v.kind, "value": _json_value(v), "text": v.text}
+        for v in glued_values(nb).values()
+    ]
     recorded = nb.metadata.get("attnspec", {}).get("versions") or versions()
     if stored is not None:
         commit, when = last_commit_of(stored)
     else:
-        commit, when = git_commit(), datetime.now(timezone.utc).isoformat(timespec="seconds")
-    return {"chapter": chapter, "parameters": dict(parameters), "values": values, "claims": claims(nb),
-            "attnspec": {"version": recorded.get("attnspec", __version__), "commit": commit},
-            "versions": recorded, "time": when, "recorded_from": "stored notebook" if stored else "execution"}
+        commit, when = git_commit(), datetime.now(UTC).isoformat(timespec="seconds")
+    return {
+        "chapter": chapter,
+        "parameters": dict(parameters),
+        "values": values,
+        "claims": claims(nb),
+        "attnspec": {"version": recorded.get("attnspec", __version__), "commit": commit},
+        "versions": recorded,
+        "time": when,
+        "recorded_from": "stored notebook" if stored else "execution",
+    }
 
 
 def results_path(notebook: str | Path) -> Path:
@@ -125,8 +164,13 @@ def results_path(notebook: str | Path) -> Path:
     return notebook.with_name(notebook.stem + SUFFIX)
 
 
-def write_results(notebook: str | Path, chapter: str, parameters: dict[str, Any],
-                  nb: nbformat.NotebookNode | None = None, stored: bool = False) -> Path:
+def write_results(
+    notebook: str | Path,
+    chapter: str,
+    parameters: dict[str, Any],
+    nb: nbformat.NotebookNode | None = None,
+    stored: bool = False,
+) -> Path:
     """Write the results file of ``notebook`` (read from disk unless ``nb`` is given), atomically.
 
     ``stored=True`` derives it from a committed notebook without executing (see :func:`results`).
@@ -216,9 +260,13 @@ class Diff:
         return tuple(v for v in self.values if v.changed)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"chapter": self.chapter,
-                "values": [{"key": v.key, "a": v.a, "b": v.b, "rel_change": v.rel_change} for v in self.values],
-                "claims": [{"claim": c.claim, "a": c.a, "b": c.b} for c in self.claims]}
+        return {
+            "chapter": self.chapter,
+            "values": [
+                {"key": v.key, "a": v.a, "b": v.b, "rel_change": v.rel_change} for v in self.values
+            ],
+            "claims": [{"claim": c.claim, "a": c.a, "b": c.b} for c in self.claims],
+        }
 
 
 def _rel_change(a: dict | None, b: dict | None) -> float | None:
@@ -244,12 +292,21 @@ def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
         if ``a`` and ``b`` are results of different chapters.
     """
     if a["chapter"] != b["chapter"]:
-        raise InvalidInput(f"cannot compare different chapters: {a['chapter']!r} and {b['chapter']!r}")
+        raise InvalidInput(
+            f"cannot compare different chapters: {a['chapter']!r} and {b['chapter']!r}"
+        )
     va = {v["key"]: v for v in a["values"] if v.get("kind") != "figure"}
     vb = {v["key"]: v for v in b["values"] if v.get("kind") != "figure"}
     keys = list(vb) + [k for k in va if k not in vb]
-    values = tuple(ValueChange(k, va[k]["text"] if k in va else None, vb[k]["text"] if k in vb else None,
-                               _rel_change(va.get(k), vb.get(k))) for k in keys)
+    values = tuple(
+        ValueChange(
+            k,
+            va[k]["text"] if k in va else None,
+            vb[k]["text"] if k in vb else None,
+            _rel_change(va.get(k), vb.get(k)),
+        )
+        for k in keys
+    )
     changes = []
     ca, cb = a["claims"], b["claims"]
     if bool(ca) != bool(cb):
@@ -287,7 +344,9 @@ def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published")
     """The diff as a plain-text table, unchanged values summarized in one line."""
     rows = [["key", b_name, a_name, "rel. change"]] + changed_rows(result)
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = [f"chapter {result.chapter}: {len(result.changed)} of {len(result.values)} glued values changed"]
+    lines = [
+        f"chapter {result.chapter}: {len(result.changed)} of {len(result.values)} glued values changed"
+    ]
     if result.changed:
         lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         lines.insert(2, "  ".join("-" * w for w in widths))
@@ -297,7 +356,9 @@ def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published")
         lines.append(f"claims not compared: only one of {a_name} and {b_name} recorded its claims")
     elif result.claims:
         lines.append(f"{len(result.claims)} claims changed verdict ({b_name} -> {a_name}):")
-        lines += [f"  {_verdict(c.b)} -> {_verdict(c.a)}  {_short(c.claim, 100)}" for c in result.claims]
+        lines += [
+            f"  {_verdict(c.b)} -> {_verdict(c.a)}  {_short(c.claim, 100)}" for c in result.claims
+        ]
     else:
         lines.append("no claim changed verdict")
     return "\n".join(lines)

@@ -23,8 +23,9 @@ def gaussian_expectation(h: Callable[[np.ndarray], np.ndarray], nodes: int = 200
     return float((w / np.sqrt(2 * np.pi)) @ h(x))
 
 
-def thetas(g: Callable[[np.ndarray], np.ndarray], dg: Callable[[np.ndarray], np.ndarray],
-           nodes: int = 200) -> tuple[float, float]:
+def thetas(
+    g: Callable[[np.ndarray], np.ndarray], dg: Callable[[np.ndarray], np.ndarray], nodes: int = 200
+) -> tuple[float, float]:
     r""":math:`(\theta_1, \theta_2) = (\mathbb E[g(\chi)^2], (\mathbb E[g'(\chi)])^2)` by quadrature.
 
     :math:`\theta_1 = \mathbb E g^2` is the total power of the Gaussian-equivalent model only for a

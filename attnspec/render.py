@@ -40,12 +40,23 @@ def preface(name: str, parameters: dict, results_file: Path | None) -> str:
 
     defaults = chapter(name).defaults
     order = list(defaults) + [k for k in parameters if k not in defaults]
-    rows = [[f"`{k}`", _value(parameters[k]), _value(defaults.get(k, "–")),
-             "" if parameters[k] == defaults.get(k) else "changed"] for k in order if k in parameters]
-    text = ["```{admonition} Re-run of this chapter\n:class: important\n",
-            "This page shows the chapter re-executed with the parameters below; every number in the prose "
-            "and every figure comes from this run.\n",
-            markdown_table(["parameter", "this run", "published", ""], rows), ""]
+    rows = [
+        [
+            f"`{k}`",
+            _value(parameters[k]),
+            _value(defaults.get(k, "–")),
+            "" if parameters[k] == defaults.get(k) else "changed",
+        ]
+        for k in order
+        if k in parameters
+    ]
+    text = [
+        "```{admonition} Re-run of this chapter\n:class: important\n",
+        "This page shows the chapter re-executed with the parameters below; every number in the prose "
+        "and every figure comes from this run.\n",
+        markdown_table(["parameter", "this run", "published", ""], rows),
+        "",
+    ]
     try:
         published = provenance.load(provenance.published(name))
         current = provenance.load(results_file) if results_file else None
@@ -54,18 +65,30 @@ def preface(name: str, parameters: dict, results_file: Path | None) -> str:
     if published and current:
         result = provenance.diff(current, published)
         unchanged = len(result.values) - len(result.changed)
-        text.append(f"**What changed** against the published chapter: {len(result.changed)} of "
-                    f"{len(result.values)} glued values ({unchanged} unchanged).\n")
+        text.append(
+            f"**What changed** against the published chapter: {len(result.changed)} of "
+            f"{len(result.values)} glued values ({unchanged} unchanged).\n"
+        )
         if result.changed:
-            text.append(markdown_table(["key", "published", "this run", "relative change"],
-                                       provenance.changed_rows(result)))
+            text.append(
+                markdown_table(
+                    ["key", "published", "this run", "relative change"],
+                    provenance.changed_rows(result),
+                )
+            )
         if not result.claims_compared:
-            text.append("\nClaims are not compared: the published chapter did not record its claims.")
+            text.append(
+                "\nClaims are not compared: the published chapter did not record its claims."
+            )
         elif result.claims:
             verdict = {True: "✓", False: "✗", None: "–"}
             text.append("\nClaims whose verdict changed:\n")
-            text.append(markdown_table(["claim", "published", "this run"],
-                                       [[c.claim, verdict[c.b], verdict[c.a]] for c in result.claims]))
+            text.append(
+                markdown_table(
+                    ["claim", "published", "this run"],
+                    [[c.claim, verdict[c.b], verdict[c.a]] for c in result.claims],
+                )
+            )
     else:
         text.append("No published results of this chapter to compare with.")
     text.append("```")
@@ -79,7 +102,9 @@ def _config(work: Path) -> dict:
     config["exclude_patterns"] = ["_build", ".*", "**/.*"]
     config["execute"] = {"execute_notebooks": "off"}
     config["bibtex_bibfiles"] = ["references.bib"]
-    config.setdefault("sphinx", {})["local_extensions"] = {"local_mathjax": str(EXTENSIONS.resolve())}
+    config.setdefault("sphinx", {})["local_extensions"] = {
+        "local_mathjax": str(EXTENSIONS.resolve())
+    }
     return config
 
 
@@ -106,7 +131,11 @@ def _inline_css(path: Path) -> bytes:
 
     def repl(match):
         target = _local(path.parent, match.group(2))
-        return f"url({match.group(1)}{_data_uri(target)}{match.group(1)})" if target else match.group(0)
+        return (
+            f"url({match.group(1)}{_data_uri(target)}{match.group(1)})"
+            if target
+            else match.group(0)
+        )
 
     return re.sub(r"url\((['\"]?)([^)'\"]+)\1\)", repl, css).encode()
 
@@ -121,11 +150,16 @@ def inline(page: Path) -> str:
         name, quote, url = match.group(1), match.group(2), match.group(3)
         target = _local(base, url)
         tag_start = html.rfind("<", 0, match.start())
-        tag = html[tag_start:match.start()].lower()
+        tag = html[tag_start : match.start()].lower()
         if target is None or not (tag.startswith(("<script", "<img", "<link", "<source"))):
             return match.group(0)
-        if tag.startswith("<link") and 'rel="stylesheet"' not in html[tag_start:html.find(">", match.start())]:
-            return match.group(0) if "icon" not in tag else f"{name}={quote}{_data_uri(target)}{quote}"
+        if (
+            tag.startswith("<link")
+            and 'rel="stylesheet"' not in html[tag_start : html.find(">", match.start())]
+        ):
+            return (
+                match.group(0) if "icon" not in tag else f"{name}={quote}{_data_uri(target)}{quote}"
+            )
         data = _inline_css(target) if target.suffix == ".css" else None
         return f"{name}={quote}{_data_uri(target, data)}{quote}"
 
@@ -148,7 +182,9 @@ def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
     with cleanup.temporary_folder(target.resolve().parent, f".{name}-html-") as work:
         opening = preface(name, parameters, results_file if results_file.is_file() else None)
         first = next(c for c in nb.cells if c.cell_type == "markdown")
-        title, _, rest = first.source.partition("\n")  # the page opens with the run: right below the title
+        title, _, rest = first.source.partition(
+            "\n"
+        )  # the page opens with the run: right below the title
         first.source = f"{title}\n\n{opening}\n\n{rest}"
         nbformat.write(nb, work / f"{name}.ipynb")
         if results_file.is_file():
@@ -157,11 +193,22 @@ def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
             shutil.copy2(BIBLIOGRAPHY, work / "references.bib")
         (work / "_config.yml").write_text(yaml.safe_dump(_config(work), sort_keys=False))
         (work / "_toc.yml").write_text(yaml.safe_dump({"format": "jb-article", "root": name}))
-        done = cleanup.run([sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-                            "build", str(work), "--all", "--quiet"])
+        done = cleanup.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+                "build",
+                str(work),
+                "--all",
+                "--quiet",
+            ]
+        )
         page = work / "_build" / "html" / f"{name}.html"
         if done.returncode != 0 or not page.is_file():
-            raise RuntimeError(f"rendering {name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+            raise RuntimeError(
+                f"rendering {name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+            )
         (work / "final.html").write_text(inline(page))
         os.chmod(work / "final.html", 0o644)
         os.replace(work / "final.html", target)

@@ -37,7 +37,9 @@ def _cell(value) -> str:
     Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖ there).
     """
     parts = str(value).split("$")
-    return "$".join(p.replace("|", r"\vert ") if i % 2 else p.replace("|", r"\|") for i, p in enumerate(parts))
+    return "$".join(
+        p.replace("|", r"\vert ") if i % 2 else p.replace("|", r"\|") for i, p in enumerate(parts)
+    )
 
 
 def markdown_table(header: list[str], rows: list[list]) -> str:
@@ -61,7 +63,9 @@ def claims_markdown(claims: list[Claim]) -> str:
     text += f"\n\n{held} of {len(claims)} claims hold at these parameters."
     if failed:
         text += "\n\n" + "\n".join(failed)
-    data = json.dumps([asdict(c) | {"holds": bool(c.holds)} for c in claims], ensure_ascii=False).replace("--", "\\u002d\\u002d")
+    data = json.dumps(
+        [asdict(c) | {"holds": bool(c.holds)} for c in claims], ensure_ascii=False
+    ).replace("--", "\\u002d\\u002d")
     return f"{text}\n\n<!-- {CLAIMS_MARKER} {data} -->"
 
 
@@ -70,7 +74,7 @@ def claims_from_markdown(text: str) -> list[dict]:
     start = text.find(f"<!-- {CLAIMS_MARKER} ")
     if start < 0:
         return []
-    body = text[start + len(CLAIMS_MARKER) + 6:]
+    body = text[start + len(CLAIMS_MARKER) + 6 :]
     return json.loads(body[: body.rindex("-->")])
 
 
@@ -82,8 +86,16 @@ def ladder_table() -> str:
 
 def parameters_table(names: list[str]) -> str:
     """Meaning, type, default and valid range of the named parameters."""
-    rows = [[f"`{n}`", PARAMETERS[n].help, PARAMETERS[n].type_name, f"`{PARAMETERS[n].default}`",
-             PARAMETERS[n].range_text] for n in names]
+    rows = [
+        [
+            f"`{n}`",
+            PARAMETERS[n].help,
+            PARAMETERS[n].type_name,
+            f"`{PARAMETERS[n].default}`",
+            PARAMETERS[n].range_text,
+        ]
+        for n in names
+    ]
     return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
 
 
@@ -115,7 +127,9 @@ def significant_text(x: float, digits: int = 2) -> str:
     if x == 0 or 1e-2 <= abs(x) < 1e4:
         return f"{float(f'{x:.{digits}g}'):g}"
     mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
-    return f"{mantissa} × 10" + str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mantissa} × 10" + str(int(exponent)).translate(
+        str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+    )
 
 
 def decimals_for(se: float, significant: int = 2) -> int:
@@ -162,7 +176,11 @@ def format_with_se(x: float, se: float, fallback: int = 2) -> str:
     if x is None or not np.isfinite(x):
         return "n/a"
     digits = supported_decimals(se, fallback)
-    return f"{x:.{digits}f} ± {se:.{digits}f}" if se is not None and np.isfinite(se) else f"{x:.{digits}f}"
+    return (
+        f"{x:.{digits}f} ± {se:.{digits}f}"
+        if se is not None and np.isfinite(se)
+        else f"{x:.{digits}f}"
+    )
 
 
 def format_power_of_ten(x: float, digits: int = 1) -> str:

@@ -144,8 +144,10 @@ def ks_to_law_below_quantile(bulk_values: np.ndarray, cdf, ppf, d: int, removed:
     """
     v = np.sort(np.asarray(bulk_values, dtype=float))
     if not 0 <= removed < d or v.size % (d - removed):
-        raise InvalidInput(f"removed={removed} with d={d} and {v.size} bulk values: need 0 <= removed < d "
-                           "and a whole number of spectra of d - removed values")
+        raise InvalidInput(
+            f"removed={removed} with d={d} and {v.size} bulk values: need 0 <= removed < d "
+            "and a whole number of spectra of d - removed values"
+        )
     n = v.size // (d - removed) * d
     q = float(ppf(1.0 - removed / d)) if removed else np.inf
     below = v[v < q]
@@ -178,7 +180,8 @@ class Metric:
 
 #: The one registry of distances between spectra: name -> :class:`Metric`.
 METRICS: dict[str, Metric] = {
-    m.name: m for m in [
+    m.name: m
+    for m in [
         Metric("l1", r"L^1", lambda a, b, bins, value_range: l1_distance(a, b, bins, value_range)),
         Metric("ks", r"D_{\mathrm{KS}}", lambda a, b, bins, value_range: ks_distance(a, b)),
         Metric("w1", r"W_1", lambda a, b, bins, value_range: wasserstein1(a, b)),
@@ -186,11 +189,19 @@ METRICS: dict[str, Metric] = {
 }
 
 
-def distance(metric: str, a: np.ndarray, b: np.ndarray, *, bins: int | None = None,
-             value_range: tuple[float, float] | None = None) -> float:
+def distance(
+    metric: str,
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    bins: int | None = None,
+    value_range: tuple[float, float] | None = None,
+) -> float:
     """Distance ``metric`` (a key of :data:`METRICS`) between samples ``a`` and ``b``."""
     if metric not in METRICS:
-        raise InvalidInput(f"metric={metric!r} is out of range: must be one of {', '.join(METRICS)}")
+        raise InvalidInput(
+            f"metric={metric!r} is out of range: must be one of {', '.join(METRICS)}"
+        )
     if metric == "l1" and (bins is None or value_range is None):
         raise InvalidInput("metric='l1' needs bins and value_range (a histogram grid)")
     return METRICS[metric].between(a, b, bins, value_range)

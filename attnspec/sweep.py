@@ -46,12 +46,12 @@ from distributed.comm import connect
 from tqdm import tqdm
 
 from . import cache
+from .atomic import write_text
 from .config import PARAMETERS, Config, available_memory_bytes, trial_memory_bytes
+from .errors import InvalidInput, RunFailed
 from .experiment import LadderResult, trial, trial_models
 from .experiment import cached_trial as _cached_trial
 from .experiment import trial_entry as _trial_entry
-from .atomic import write_text
-from .errors import InvalidInput, RunFailed
 from .ladder import MODEL_NAMES, REFERENCE
 from .spectra import distance, ks_to_law_below_quantile
 from .theory import GaussianEquivalentLaw
@@ -91,7 +91,9 @@ DISTANCES = COLUMNS
 
 
 def _distance_row(bulk, ref, cfg: Config) -> tuple[float, ...]:
-    to_ref = tuple(distance(m, ref, bulk) if ref is not None else float("nan") for m in SWEEP_METRICS)
+    to_ref = tuple(
+        distance(m, ref, bulk) if ref is not None else float("nan") for m in SWEEP_METRICS
+    )
     return (*to_ref, ks_to_limit_law(bulk, cfg.beta, cfg.d, cfg.remove_top_k))
 
 
@@ -104,9 +106,15 @@ DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
 POOLED_COLUMNS = [("d", "i8"), ("beta", "f8"), _MODEL, ("trials", "i8")]
 
 
-def make_grid(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int, int] = PARAMETERS["trials"].default, *,
-              seed: int = PARAMETERS["seed"].default, c_poly: float = PARAMETERS["c_poly"].default,
-              remove_top_k: int = PARAMETERS["remove_top_k"].default) -> list[Config]:
+def make_grid(
+    d: Sequence[int],
+    beta: Sequence[float],
+    trials: int | Mapping[int, int] = PARAMETERS["trials"].default,
+    *,
+    seed: int = PARAMETERS["seed"].default,
+    c_poly: float = PARAMETERS["c_poly"].default,
+    remove_top_k: int = PARAMETERS["remove_top_k"].default,
+) -> list[Config]:
     r"""One validated :class:`~attnspec.config.Config` per :math:`(d, \beta)`, d-major.
 
     Repeated values are dropped; the order of the remaining ones is kept. ``trials`` is one count
@@ -121,8 +129,11 @@ def make_grid(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int
         if not values:
             raise InvalidInput(f"{name} must be a non-empty list")
     per_d = trials if isinstance(trials, Mapping) else dict.fromkeys(d, trials)
-    return [Config(d=di, beta=bi, trials=per_d[di], seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
-            for di in dict.fromkeys(d) for bi in dict.fromkeys(beta)]
+    return [
+        Config(d=di, beta=bi, trials=per_d[di], seed=seed, remove_top_k=remove_top_k, c_poly=c_poly)
+        for di in dict.fromkeys(d)
+        for bi in dict.fromkeys(beta)
+    ]
 
 
 def trial_entry(cfg: Config, k: int, models=None) -> Path:
@@ -142,7 +153,9 @@ def check_workers(n_workers: int | None, scheduler: str | None) -> None:
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
         raise InvalidInput(f"workers={n_workers!r} is out of range: must be an int >= 1")
     if scheduler is not None:
-        raise InvalidInput("workers applies to the embedded cluster only, not with an existing scheduler")
+        raise InvalidInput(
+            "workers applies to the embedded cluster only, not with an existing scheduler"
+        )
 
 
 def cores() -> int:
@@ -188,9 +201,14 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
     threads = str(blas or blas_threads(n_workers))
     with _environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
         # no dashboard; the scheduler's HTTP routes on a free port (not 8787, which may be taken)
-        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                            dashboard_address=":0", scheduler_kwargs={"dashboard": False},
-                            silence_logs=logging.ERROR)
+        return LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            scheduler_kwargs={"dashboard": False},
+            silence_logs=logging.ERROR,
+        )
 
 
 @contextmanager
@@ -227,7 +245,9 @@ def check_scheduler(address: str) -> None:
     """
     scheme = address.split("://")[0] if "://" in address else "tcp"
     if scheme not in ("tcp", "inproc"):
-        raise InvalidInput(f"scheduler={address!r}: only tcp:// addresses are supported, not {scheme}://")
+        raise InvalidInput(
+            f"scheduler={address!r}: only tcp:// addresses are supported, not {scheme}://"
+        )
     try:
         reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
     except (TimeoutError, MemoryError, EOFError):  # no answer, or not the Dask protocol
@@ -235,17 +255,22 @@ def check_scheduler(address: str) -> None:
     except (OSError, ValueError) as exc:
         raise InvalidInput(f"scheduler={address!r}: cannot connect ({exc})") from None
     if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
-        raise InvalidInput(f"scheduler={address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s")
+        raise InvalidInput(
+            f"scheduler={address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s"
+        )
 
 
-def _trial_task(cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int, models=None):
+def _trial_task(
+    cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int, models=None
+):
     """Worker side: :func:`attnspec.experiment.trial` with the client's cache folder."""
     os.environ[cache.CACHE_ENV] = cache_folder
     return trial(d, beta, c_poly, seed, k, models)
 
 
-def compute_trials(tasks: list[tuple[Config, int]], client: Client,
-                   progress: bool = False, models=None) -> list[dict[str, np.ndarray]]:
+def compute_trials(
+    tasks: list[tuple[Config, int]], client: Client, progress: bool = False, models=None
+) -> list[dict[str, np.ndarray]]:
     """Run the trials ``(config, k)`` on ``client``'s cluster; results in the order of ``tasks``.
 
     A task ``(config, k, models)`` computes that subset of rungs instead of ``models``.
@@ -254,19 +279,39 @@ def compute_trials(tasks: list[tuple[Config, int]], client: Client,
     finished trial is already in the disk cache when it is reported here.
     """
     folder = str(cache.cache_dir().absolute())
-    futures = {client.submit(_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k,
-                             rest[0] if rest else models, priority=cfg.d): i
-               for i, (cfg, k, *rest) in enumerate(tasks)}
+    futures = {
+        client.submit(
+            _trial_task,
+            folder,
+            cfg.d,
+            cfg.beta,
+            cfg.c_poly,
+            cfg.seed,
+            k,
+            rest[0] if rest else models,
+            priority=cfg.d,
+        ): i
+        for i, (cfg, k, *rest) in enumerate(tasks)
+    }
     out: list = [None] * len(tasks)
-    done = tqdm(as_completed(futures), total=len(futures), desc="sweep trials", unit="trial",
-                file=sys.stderr, disable=not progress, leave=False)
+    done = tqdm(
+        as_completed(futures),
+        total=len(futures),
+        desc="sweep trials",
+        unit="trial",
+        file=sys.stderr,
+        disable=not progress,
+        leave=False,
+    )
     for future in done:
         try:
             out[futures[future]] = future.result()
         except KilledWorker:
             cfg, k = tasks[futures[future]]
-            raise RunFailed(f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
-                            "(out of memory?); finished trials are kept in the cache") from None
+            raise RunFailed(
+                f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
+                "(out of memory?); finished trials are kept in the cache"
+            ) from None
     return out
 
 
@@ -277,8 +322,19 @@ def trial_rows(result: LadderResult) -> list[tuple]:
         one = LadderResult(cfg, [t])
         ref = one.bulk(REFERENCE) if REFERENCE in one.models else None
         s1_A, D_std = float(one.s1_A[0]), float(t["D"].std())
-        rows += [(cfg.d, cfg.beta, k, m, *_distance_row(one.bulk(m), ref, cfg),
-                  float(t[m][0]), s1_A, D_std) for m in one.models]
+        rows += [
+            (
+                cfg.d,
+                cfg.beta,
+                k,
+                m,
+                *_distance_row(one.bulk(m), ref, cfg),
+                float(t[m][0]),
+                s1_A,
+                D_std,
+            )
+            for m in one.models
+        ]
     return rows
 
 
@@ -286,8 +342,10 @@ def pooled_rows(result: LadderResult) -> list[tuple]:
     """Rows of :attr:`SweepResult.pooled`: every rung's bulk pooled over the trials."""
     cfg = result.config
     ref = result.bulk(REFERENCE) if REFERENCE in result.models else None
-    return [(cfg.d, cfg.beta, m, len(result.trials), *_distance_row(result.bulk(m), ref, cfg))
-            for m in result.models]
+    return [
+        (cfg.d, cfg.beta, m, len(result.trials), *_distance_row(result.bulk(m), ref, cfg))
+        for m in result.models
+    ]
 
 
 def _distance_columns() -> list[tuple[str, str]]:
@@ -328,10 +386,19 @@ class SweepResult:
         return np.array(rows, dtype=POOLED_COLUMNS + _distance_columns())
 
 
-def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int, int] = PARAMETERS["trials"].default, *,
-              seed: int = PARAMETERS["seed"].default, c_poly: float = PARAMETERS["c_poly"].default,
-              remove_top_k: int = PARAMETERS["remove_top_k"].default, scheduler: str | None = None,
-              n_workers: int | None = None, progress: bool = False, models=None) -> SweepResult:
+def run_sweep(
+    d: Sequence[int],
+    beta: Sequence[float],
+    trials: int | Mapping[int, int] = PARAMETERS["trials"].default,
+    *,
+    seed: int = PARAMETERS["seed"].default,
+    c_poly: float = PARAMETERS["c_poly"].default,
+    remove_top_k: int = PARAMETERS["remove_top_k"].default,
+    scheduler: str | None = None,
+    n_workers: int | None = None,
+    progress: bool = False,
+    models=None,
+) -> SweepResult:
     """Run (or read from the cache) every trial of the grid ``d`` x ``beta`` on Dask.
 
     Parameters
@@ -368,14 +435,22 @@ def run_sweep(d: Sequence[int], beta: Sequence[float], trials: int | Mapping[int
     configs = make_grid(d, beta, trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
     check_workers(n_workers, scheduler)
     models = None if models is None else trial_models(models)
-    found = {(i, k): cached_trial(cfg, k, models) for i, cfg in enumerate(configs) for k in range(cfg.trials)}
+    found = {
+        (i, k): cached_trial(cfg, k, models)
+        for i, cfg in enumerate(configs)
+        for k in range(cfg.trials)
+    }
     missing = [key for key, value in found.items() if value is None]
     if missing:
         workers = min(n_workers or default_workers(max(cfg.d for cfg in configs)), len(missing))
         with _client(scheduler, workers) as client:
-            computed = compute_trials([(configs[i], k) for i, k in missing], client, progress, models)
+            computed = compute_trials(
+                [(configs[i], k) for i, k in missing], client, progress, models
+            )
         found.update(zip(missing, computed))
-    ladders = [LadderResult(cfg, [found[i, k] for k in range(cfg.trials)]) for i, cfg in enumerate(configs)]
+    ladders = [
+        LadderResult(cfg, [found[i, k] for k in range(cfg.trials)]) for i, cfg in enumerate(configs)
+    ]
     return SweepResult(ladders, len(missing))
 
 
@@ -404,10 +479,16 @@ class SweepRequest:
     models: Sequence[str] | None = None
 
 
-def run_sweeps(requests: Sequence[SweepRequest], *, seed: int = PARAMETERS["seed"].default,
-               c_poly: float = PARAMETERS["c_poly"].default,
-               remove_top_k: int = PARAMETERS["remove_top_k"].default, scheduler: str | None = None,
-               n_workers: int | None = None, progress: bool = False) -> list[SweepResult]:
+def run_sweeps(
+    requests: Sequence[SweepRequest],
+    *,
+    seed: int = PARAMETERS["seed"].default,
+    c_poly: float = PARAMETERS["c_poly"].default,
+    remove_top_k: int = PARAMETERS["remove_top_k"].default,
+    scheduler: str | None = None,
+    n_workers: int | None = None,
+    progress: bool = False,
+) -> list[SweepResult]:
     """Several sweeps on one cluster, started only if some trial is missing from the cache.
 
     Same as one :func:`run_sweep` per request, but the missing trials of all requests are
@@ -419,10 +500,17 @@ def run_sweeps(requests: Sequence[SweepRequest], *, seed: int = PARAMETERS["seed
     grids = []
     for req in requests:
         models = None if req.models is None else trial_models(req.models)
-        configs = make_grid(req.d, req.beta, req.trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
+        configs = make_grid(
+            req.d, req.beta, req.trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k
+        )
         grids.append((configs, models))
-    full = {(cfg.d, cfg.beta, k) for configs, models in grids if models is None
-            for cfg in configs for k in range(cfg.trials)}
+    full = {
+        (cfg.d, cfg.beta, k)
+        for configs, models in grids
+        if models is None
+        for cfg in configs
+        for k in range(cfg.trials)
+    }
     found: dict = {}
     for configs, models in grids:
         for cfg in configs:
@@ -435,7 +523,9 @@ def run_sweeps(requests: Sequence[SweepRequest], *, seed: int = PARAMETERS["seed
     if missing:
         workers = min(n_workers or default_workers(max(key[0] for key in missing)), len(missing))
         with _client(scheduler, workers) as client:
-            computed = compute_trials([(found[key][0], key[2], key[3]) for key in missing], client, progress)
+            computed = compute_trials(
+                [(found[key][0], key[2], key[3]) for key in missing], client, progress
+            )
         found.update({key: (found[key][0], value) for key, value in zip(missing, computed)})
     results = []
     for configs, models in grids:

@@ -54,14 +54,18 @@ def _real_array(name: str, value, range_text: str) -> np.ndarray:
             raise TypeError
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise InvalidInput(f"{name}={value!r} must be a real number or an array of them ({range_text})") from None
+        raise InvalidInput(
+            f"{name}={value!r} must be a real number or an array of them ({range_text})"
+        ) from None
     if not np.all(np.isfinite(arr)):
         raise InvalidInput(f"{name}={value!r} must be finite ({range_text})")
     return arr
 
 
 def _check_thetas(theta1, theta2) -> tuple[float, float]:
-    text = f"> 0 and <= {THETA1_MAX:.4g}, so that the variance theta1^2 + theta2^2 is a finite float"
+    text = (
+        f"> 0 and <= {THETA1_MAX:.4g}, so that the variance theta1^2 + theta2^2 is a finite float"
+    )
     theta1 = _real("theta1", theta1, text)
     if not 0.0 < theta1 <= THETA1_MAX:
         raise InvalidInput(f"theta1={theta1!r} is out of range: must be {text}")
@@ -85,8 +89,13 @@ def _check_beta(beta, high: float | None = None) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-def _bisect_increasing(func: Callable[[np.ndarray], np.ndarray], target: np.ndarray, lo: float, hi: float,
-                       iterations: int = 60) -> np.ndarray:
+def _bisect_increasing(
+    func: Callable[[np.ndarray], np.ndarray],
+    target: np.ndarray,
+    lo: float,
+    hi: float,
+    iterations: int = 60,
+) -> np.ndarray:
     """Solve ``func(u) = target`` elementwise for an increasing ``func`` on ``[lo, hi]``."""
     a = np.full(target.shape, lo, dtype=float)
     b = np.full(target.shape, hi, dtype=float)
@@ -319,7 +328,9 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
         try:
             theta = theta_q(beta, int(n))
         except OverflowError:
-            raise InvalidInput(f"beta={beta!r} is out of range for n={n}: theta^Q overflows") from None
+            raise InvalidInput(
+                f"beta={beta!r} is out of range for n={n}: theta^Q overflows"
+            ) from None
         return cls(*theta)
 
     def __repr__(self) -> str:
@@ -384,7 +395,7 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
             g = self._g(u)
             c = dct(g, type=2) / n
             c[0] /= 2.0
-            tail = float(np.max(np.abs(c[-(n // 8):])))
+            tail = float(np.max(np.abs(c[-(n // 8) :])))
             if tail < 1e-14:
                 break
         self._nodes_u, self._nodes_g = u, g
@@ -399,7 +410,9 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
         self._cdf_coef = big / self.quadrature_mass
         self._g_coef = c / self.quadrature_mass
         table_u = np.linspace(0.0, 1.0, 1025)
-        table_c = np.maximum.accumulate(np.clip(_cheb.chebval(2.0 * table_u - 1.0, self._cdf_coef), 0.0, 1.0))
+        table_c = np.maximum.accumulate(
+            np.clip(_cheb.chebval(2.0 * table_u - 1.0, self._cdf_coef), 0.0, 1.0)
+        )
         table_c[0], table_c[-1] = 0.0, 1.0
         self._table_u, self._table_c = table_u, table_c
 
@@ -467,8 +480,11 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
             lo = np.where(below, u, lo)
             hi = np.where(below, hi, u)
             with np.errstate(divide="ignore", invalid="ignore"):
-                step = np.where(lower, (np.log(c) - np.log(p)) * c / g,
-                                -(np.log1p(-c) - np.log1p(-p)) * (1.0 - c) / g)
+                step = np.where(
+                    lower,
+                    (np.log(c) - np.log(p)) * c / g,
+                    -(np.log1p(-c) - np.log1p(-p)) * (1.0 - c) / g,
+                )
             new = u - step
             ok = np.isfinite(new) & (new > lo) & (new < hi)
             new = np.where(ok, new, 0.5 * (lo + hi))
@@ -484,7 +500,9 @@ class GaussianEquivalentLaw(_SquaredSingularValueLaw):
 
     def var(self) -> float:
         r""":math:`\operatorname{Var}\lambda = \theta_1^2 + \theta_2^2` (from the free cumulants)."""
-        return self.theta1 * self.theta1 + self.theta2 * self.theta2  # inf, not OverflowError, if huge
+        return (
+            self.theta1 * self.theta1 + self.theta2 * self.theta2
+        )  # inf, not OverflowError, if huge
 
     def moment(self, n: int) -> float:
         r"""Exact moment :math:`E[\lambda^n]`.

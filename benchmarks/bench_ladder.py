@@ -103,16 +103,29 @@ def worker(method: str, d: int, trials: int) -> None:
     np.linalg.eigvalsh(warm @ warm.T)
     np.linalg.svd(warm, compute_uv=False)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    seconds = {"baseline": run_baseline, "attnspec": run_attnspec, "floor": run_floor}[method](d, trials)
+    seconds = {"baseline": run_baseline, "attnspec": run_attnspec, "floor": run_floor}[method](
+        d, trials
+    )
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"method": method, "d": d, "trials": trials, "seconds": seconds,
-                      "peak_mib": (after - before) / 1024}))
+    print(
+        json.dumps(
+            {
+                "method": method,
+                "d": d,
+                "trials": trials,
+                "seconds": seconds,
+                "peak_mib": (after - before) / 1024,
+            }
+        )
+    )
 
 
 def cpu_busy_seconds() -> float:
     """CPU seconds spent busy by the whole machine (all processes, all CPUs), from /proc/stat."""
     with open("/proc/stat") as fh:
-        v = [int(x) for x in fh.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+        v = [
+            int(x) for x in fh.readline().split()[1:9]
+        ]  # user nice system idle iowait irq softirq steal
     return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
 
 
@@ -128,7 +141,9 @@ def others_share(seconds: float = 2.0) -> float:
     return (cpu_busy_seconds() - b0) / ((time.perf_counter() - t0) * os.cpu_count())
 
 
-def measure(method: str, d: int, trials: int, max_others: float, max_wait: float, retries: int) -> dict:
+def measure(
+    method: str, d: int, trials: int, max_others: float, max_wait: float, retries: int
+) -> dict:
     """One measurement in a fresh subprocess, repeated while other processes took more than
     ``max_others`` of the CPUs during it (the OpenBLAS threads of a 2-core machine are very
     sensitive to competition); waits up to ``max_wait`` s for a quiet machine before starting."""
@@ -137,15 +152,31 @@ def measure(method: str, d: int, trials: int, max_others: float, max_wait: float
         while others_share() > max_others and time.monotonic() < deadline:
             time.sleep(5)
         b0, c0, t0 = cpu_busy_seconds(), children_cpu_seconds(), time.perf_counter()
-        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", method, str(d), str(trials)],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--worker",
+                method,
+                str(d),
+                str(trials),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         wall = time.perf_counter() - t0
-        others = max(0.0, (cpu_busy_seconds() - b0) - (children_cpu_seconds() - c0)) / (wall * os.cpu_count())
+        others = max(0.0, (cpu_busy_seconds() - b0) - (children_cpu_seconds() - c0)) / (
+            wall * os.cpu_count()
+        )
         rec = json.loads(out.stdout.strip().splitlines()[-1])
         rec["others"] = others
         if others <= max_others:
             return rec
-        print(f"    discarded {method} d={d}: other processes used {others:.0%} of the CPUs", flush=True)
+        print(
+            f"    discarded {method} d={d}: other processes used {others:.0%} of the CPUs",
+            flush=True,
+        )
     return rec
 
 
@@ -158,14 +189,16 @@ def check_agreement(d: int = 200) -> float:
 
     sys.path.insert(0, str(HERE))
     import seed_baseline as sb
+
     from attnspec.experiment import compute_trial, trial_rng
     from attnspec.nonlinearity import poly_degree, theta_q
 
     rng = trial_rng(SEED, 0)  # compute_trial draws W_Q, W_K, then W from this generator
     Wq, Wk, W = (rng.standard_normal((d, d)) for _ in range(3))
     n = poly_degree(d, C_POLY)
-    models, _, _ = sb.build_all_models(sb.compute_score_matrix(Wq, Wk), W, BETA, d, n,
-                                       sb.theta_stats_f(BETA), theta_q(BETA, n))
+    models, _, _ = sb.build_all_models(
+        sb.compute_score_matrix(Wq, Wk), W, BETA, d, n, sb.theta_stats_f(BETA), theta_q(BETA, n)
+    )
     ours = compute_trial(d, BETA, C_POLY, SEED, 0)
     worst = 0.0
     for name, M in models.items():
@@ -197,7 +230,9 @@ def profile(d: int, trials: int) -> None:
     for (file, line, func), (cc, nc, tt, ct, callers) in st.stats.items():
         if tt > 0.005 * wall:
             rows.append((tt, nc, f"{Path(file).name}:{func}" if file != "~" else func))
-    print(f"compute_trial, d={d}, {trials} trial(s): {wall:.2f} s wall; floor (7 eigvalsh/trial) {floor:.2f} s")
+    print(
+        f"compute_trial, d={d}, {trials} trial(s): {wall:.2f} s wall; floor (7 eigvalsh/trial) {floor:.2f} s"
+    )
     print(f"{'self time [s]':>14} {'share':>6} {'calls':>6}  function")
     for tt, nc, name in sorted(rows, reverse=True):
         print(f"{tt:14.3f} {tt / wall:6.1%} {nc:6d}  {name}")
@@ -211,14 +246,26 @@ def parse_cases(text: str) -> list[tuple[int, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", default="1000x5,2000x2", help="comma-separated DxTRIALS")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds; best and median reported")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="interleaved rounds; best and median reported"
+    )
     parser.add_argument("--json", help="also write all measurements to this file")
-    parser.add_argument("--max-others", type=float, default=0.05,
-                        help="repeat a measurement if other processes used more than this share of the CPUs")
-    parser.add_argument("--max-wait", type=float, default=900, help="seconds to wait for a quiet machine")
+    parser.add_argument(
+        "--max-others",
+        type=float,
+        default=0.05,
+        help="repeat a measurement if other processes used more than this share of the CPUs",
+    )
+    parser.add_argument(
+        "--max-wait", type=float, default=900, help="seconds to wait for a quiet machine"
+    )
     parser.add_argument("--retries", type=int, default=5, help="repeats of a disturbed measurement")
-    parser.add_argument("--profile", metavar="DxTRIALS", help="profile compute_trial instead of benchmarking")
-    parser.add_argument("--worker", nargs=3, metavar=("METHOD", "D", "TRIALS"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--profile", metavar="DxTRIALS", help="profile compute_trial instead of benchmarking"
+    )
+    parser.add_argument(
+        "--worker", nargs=3, metavar=("METHOD", "D", "TRIALS"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.worker:
         worker(args.worker[0], int(args.worker[1]), int(args.worker[2]))
@@ -229,8 +276,12 @@ def main() -> None:
 
     import numpy as np
 
-    print(f"numpy {np.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
-    print(f"agreement check (d=200): max |s^2 attnspec - s^2 seed| / s1^2 = {check_agreement():.1e}")
+    print(
+        f"numpy {np.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
+    )
+    print(
+        f"agreement check (d=200): max |s^2 attnspec - s^2 seed| / s1^2 = {check_agreement():.1e}"
+    )
     records = []
     for d, trials in parse_cases(args.cases):
         for r in range(args.repeats):
@@ -238,17 +289,26 @@ def main() -> None:
                 rec = measure(method, d, trials, args.max_others, args.max_wait, args.retries)
                 rec["round"] = r
                 records.append(rec)
-                print(f"  d={d} trials={trials} round {r + 1}/{args.repeats} {method:>9}: "
-                      f"{rec['seconds']:7.2f} s, {rec['peak_mib']:7.1f} MiB, others {rec['others']:.0%}", flush=True)
+                print(
+                    f"  d={d} trials={trials} round {r + 1}/{args.repeats} {method:>9}: "
+                    f"{rec['seconds']:7.2f} s, {rec['peak_mib']:7.1f} MiB, others {rec['others']:.0%}",
+                    flush=True,
+                )
     print(f"load average {os.getloadavg()[0]:.2f} at end\n")
 
-    print(f"{'d':>5} {'trials':>6} {'method':>9} {'best [s]':>9} {'median [s]':>10} {'peak [MiB]':>10} "
-          f"{'time/baseline':>13} {'mem/baseline':>12} {'time/floor':>10} {'others':>6}")
+    print(
+        f"{'d':>5} {'trials':>6} {'method':>9} {'best [s]':>9} {'median [s]':>10} {'peak [MiB]':>10} "
+        f"{'time/baseline':>13} {'mem/baseline':>12} {'time/floor':>10} {'others':>6}"
+    )
     summary = {}
     for d, trials in parse_cases(args.cases):
         rows = {}
         for method in METHODS:
-            recs = [x for x in records if x["d"] == d and x["trials"] == trials and x["method"] == method]
+            recs = [
+                x
+                for x in records
+                if x["d"] == d and x["trials"] == trials and x["method"] == method
+            ]
             rows[method] = {
                 "best": min(x["seconds"] for x in recs),
                 "median": statistics.median(x["seconds"] for x in recs),
@@ -260,9 +320,11 @@ def main() -> None:
             row["time_vs_baseline"] = row["best"] / base["best"]
             row["mem_vs_baseline"] = row["peak_mib"] / base["peak_mib"]
             row["time_vs_floor"] = row["best"] / floor["best"]
-            print(f"{d:5d} {trials:6d} {method:>9} {row['best']:9.2f} {row['median']:10.2f} {row['peak_mib']:10.1f} "
-                  f"{row['time_vs_baseline']:13.2f} {row['mem_vs_baseline']:12.2f} {row['time_vs_floor']:10.2f} "
-                  f"{row['others_max']:6.0%}")
+            print(
+                f"{d:5d} {trials:6d} {method:>9} {row['best']:9.2f} {row['median']:10.2f} {row['peak_mib']:10.1f} "
+                f"{row['time_vs_baseline']:13.2f} {row['mem_vs_baseline']:12.2f} {row['time_vs_floor']:10.2f} "
+                f"{row['others_max']:6.0%}"
+            )
         summary[f"{d}x{trials}"] = rows
 
     print()
@@ -271,16 +333,28 @@ def main() -> None:
         ours = rows["attnspec"]
         speedup = 1 / ours["time_vs_baseline"]
         need_speed, need_mem = TARGETS.get(d, (None, None))
-        checks = [f"speed-up {speedup:.2f}x" + (f" (target >= {need_speed}x: {'met' if speedup >= need_speed else 'MISSED'})"
-                                               if need_speed else "")]
+        checks = [
+            f"speed-up {speedup:.2f}x"
+            + (
+                f" (target >= {need_speed}x: {'met' if speedup >= need_speed else 'MISSED'})"
+                if need_speed
+                else ""
+            )
+        ]
         if need_mem:
             ok = ours["mem_vs_baseline"] <= need_mem
-            checks.append(f"memory {ours['mem_vs_baseline']:.2f}x (target <= {need_mem}x: {'met' if ok else 'MISSED'})")
+            checks.append(
+                f"memory {ours['mem_vs_baseline']:.2f}x (target <= {need_mem}x: {'met' if ok else 'MISSED'})"
+            )
         ok = ours["time_vs_floor"] <= FLOOR_TARGET
-        checks.append(f"{ours['time_vs_floor']:.2f}x the floor (target <= {FLOOR_TARGET}x: {'met' if ok else 'MISSED'})")
+        checks.append(
+            f"{ours['time_vs_floor']:.2f}x the floor (target <= {FLOOR_TARGET}x: {'met' if ok else 'MISSED'})"
+        )
         print(f"{key}: " + "; ".join(checks))
     if args.json:
-        Path(args.json).write_text(json.dumps({"records": records, "summary": summary}, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"records": records, "summary": summary}, indent=2) + "\n"
+        )
 
 
 if __name__ == "__main__":

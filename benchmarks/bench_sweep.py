@@ -71,25 +71,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2, help="runs of every setup (default 2)")
     repeat = parser.parse_args().repeat
-    print(f"{len(TASKS)} trials at d = 1000 on {CORES} cores; load average before: "
-          f"{os.getloadavg()[0]:.2f}")
+    print(
+        f"{len(TASKS)} trials at d = 1000 on {CORES} cores; load average before: "
+        f"{os.getloadavg()[0]:.2f}"
+    )
     runs = {name: [] for name in SETUPS}
     for _ in range(repeat):
         for name, setup in SETUPS.items():
             runs[name].append(setup())
     print(f"load average after: {os.getloadavg()[0]:.2f}\n")
-    print(f"{'setup':<28} {'start':>7} {'compute min':>12} {'median':>7} {'total min':>10} {'median':>7}  (s)")
+    print(
+        f"{'setup':<28} {'start':>7} {'compute min':>12} {'median':>7} {'total min':>10} {'median':>7}  (s)"
+    )
     for name, rs in runs.items():
         comp, tot = [r["compute"] for r in rs], [r["total"] for r in rs]
-        print(f"{name:<28} {min(r['start'] for r in rs):7.2f} {min(comp):12.2f} "
-              f"{statistics.median(comp):7.2f} {min(tot):10.2f} {statistics.median(tot):7.2f}")
+        print(
+            f"{name:<28} {min(r['start'] for r in rs):7.2f} {min(comp):12.2f} "
+            f"{statistics.median(comp):7.2f} {min(tot):10.2f} {statistics.median(tot):7.2f}"
+        )
     parallel = runs[f"{CORES} workers x 1 BLAS thread"]
     print(f"\nspeed-up of {CORES} workers (min over runs; median in brackets):")
     for name in list(SETUPS)[:3]:
         for key in ("compute", "total"):
             base, par = [r[key] for r in runs[name]], [r[key] for r in parallel]
-            print(f"  vs {name:<28} {key:>8}: {min(base) / min(par):5.2f}x "
-                  f"({statistics.median(base) / statistics.median(par):.2f}x)")
+            print(
+                f"  vs {name:<28} {key:>8}: {min(base) / min(par):5.2f}x "
+                f"({statistics.median(base) / statistics.median(par):.2f}x)"
+            )
 
 
 if __name__ == "__main__":

@@ -150,8 +150,15 @@ def bulk_values(s2, remove_top_k):
 
 
 # ---- the "Run the trials" cell ----------------------------------------------------------------
-def run(d=D, num_trials=NUM_TRIALS, beta=BETA, seed=SEED, c_poly=C_POLY,
-        theta_mc_samples=THETA_MC_SAMPLES, remove_top_k=REMOVE_TOP_K):
+def run(
+    d=D,
+    num_trials=NUM_TRIALS,
+    beta=BETA,
+    seed=SEED,
+    c_poly=C_POLY,
+    theta_mc_samples=THETA_MC_SAMPLES,
+    remove_top_k=REMOVE_TOP_K,
+):
     """The notebook's trial loop, unchanged; returns what the later cells use."""
     rng = np.random.default_rng(seed)
     poly_n = poly_degree(d, c_poly)
@@ -176,11 +183,21 @@ def run(d=D, num_trials=NUM_TRIALS, beta=BETA, seed=SEED, c_poly=C_POLY,
     bulk = {k: np.concatenate(v) for k, v in bulk.items()}
     top_sq = {k: np.mean(np.vstack(v), axis=0) for k, v in top_sq.items()}
     D_all = np.concatenate(D_all)
-    return {"poly_n": poly_n, "theta_f": theta_f, "theta_Q": theta_Q, "bulk": bulk, "top_sq": top_sq,
-            "s1_A": np.array(s1_A), "s1_sqrt_d_A": np.array(s1_sqrt_d_A), "D": D_all}
+    return {
+        "poly_n": poly_n,
+        "theta_f": theta_f,
+        "theta_Q": theta_Q,
+        "bulk": bulk,
+        "top_sq": top_sq,
+        "s1_A": np.array(s1_A),
+        "s1_sqrt_d_A": np.array(s1_sqrt_d_A),
+        "D": D_all,
+    }
 
 
 if __name__ == "__main__":
     out = run()
     print(f"polynomial degree n_d = {out['poly_n']}")
-    print(f"mean s1(A) = {out['s1_A'].mean():.5f}, D mean = {out['D'].mean():.6f}, std = {out['D'].std():.6f}")
+    print(
+        f"mean s1(A) = {out['s1_A'].mean():.5f}, D mean = {out['D'].mean():.6f}, std = {out['D'].std():.6f}"
+    )

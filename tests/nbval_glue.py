@@ -45,14 +45,18 @@ def glue_differences(chapter: str, new_outputs, stored_outputs, tolerances=None)
         rel = abs(b - a) / max(abs(a), abs(b)) if (a or b) else 0.0
         rtol = (tolerances or {}).get(key, DEFAULT_RTOL)
         if not (rel <= rtol) or math.isnan(rel):
-            lines.append(f"glued value changed: chapter {chapter}, key {key}: stored {old.text}, "
-                         f"new {new[key].text}, relative difference {rel:.3g} (tolerance {rtol:g})")
+            lines.append(
+                f"glued value changed: chapter {chapter}, key {key}: stored {old.text}, "
+                f"new {new[key].text}, relative difference {rel:.3g} (tolerance {rtol:g})"
+            )
     return lines
 
 
 def glued_values_of(outputs):
     """Glued values of a list of cell outputs (as :func:`attnspec.executed.glued_values` reads)."""
-    return glued_values(nbformat.from_dict({"cells": [{"cell_type": "code", "outputs": list(outputs)}]}))
+    return glued_values(
+        nbformat.from_dict({"cells": [{"cell_type": "code", "outputs": list(outputs)}]})
+    )
 
 
 def pytest_configure(config):

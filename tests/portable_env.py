@@ -21,7 +21,9 @@ def dispatch_targets() -> list[str]:
     except ImportError:  # numpy < 2
         from numpy.core import _multiarray_umath as umath
     baseline = set(umath.__cpu_baseline__)
-    return [t for t in umath.__cpu_dispatch__ if t not in baseline and umath.__cpu_features__.get(t)]
+    return [
+        t for t in umath.__cpu_dispatch__ if t not in baseline and umath.__cpu_features__.get(t)
+    ]
 
 
 def portable_environment(cache: str) -> dict[str, str]:

@@ -18,12 +18,25 @@ from attnspec.errors import InvalidInput
 LAW = ["law", "--beta", "1"]
 
 
-def attnspec(*args: str, cwd: Path, stdout=subprocess.PIPE, env: dict | None = None,
-             timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+def attnspec(
+    *args: str,
+    cwd: Path,
+    stdout=subprocess.PIPE,
+    env: dict | None = None,
+    timeout: float = 120,
+    **kwargs,
+) -> subprocess.CompletedProcess:
     """Run ``python -m attnspec.cli ARGS`` in ``cwd`` (the test's cache folder is inherited)."""
-    return subprocess.run([sys.executable, "-m", "attnspec.cli", *args], cwd=cwd, stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})}, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", *args],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        **kwargs,
+    )
 
 
 def one_line(stderr: str, fragment: str) -> None:
@@ -33,6 +46,7 @@ def one_line(stderr: str, fragment: str) -> None:
 def strict_json(path: Path):
     def refuse(name):
         raise ValueError(f"not strict JSON: {name}")
+
     return json.loads(path.read_text(), parse_constant=refuse)
 
 
@@ -44,7 +58,9 @@ def mounted(tmp_path):
     def mount(options: str) -> Path:
         point = tmp_path / f"mnt{len(points)}"
         point.mkdir()
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True)
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
+        )
         if done.returncode:
             pytest.skip(f"cannot mount a tmpfs here: {done.stderr!r}")
         points.append(point)
@@ -64,7 +80,9 @@ def test_special_file_at_the_target_is_refused_and_kept(tmp_path, kind):
     if kind == "fifo":
         os.mkfifo(target)
     else:
-        os.mknod(target, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a /dev/null node, in a tmp folder
+        os.mknod(
+            target, stat.S_IFCHR | 0o666, os.makedev(1, 3)
+        )  # a /dev/null node, in a tmp folder
     done = attnspec(*LAW, "--json", "x", cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
     one_line(done.stderr, "not a regular file")
@@ -108,11 +126,17 @@ def test_new_file_respects_the_umask(tmp_path):
 # ---- 3. unwritable destinations are refused before any work -----------------------------------
 
 
-@pytest.mark.parametrize("argv, option", [
-    (["ladder", "--d", "24", "--trials", "1", "--json"], "--json"),
-    (["law", "--beta", "1", "--json"], "--json"),
-    (["sweep", "--d", "24", "--beta", "1", "--trials", "1", "--workers", "1", "--out"], "--out"),
-])
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["ladder", "--d", "24", "--trials", "1", "--json"], "--json"),
+        (["law", "--beta", "1", "--json"], "--json"),
+        (
+            ["sweep", "--d", "24", "--beta", "1", "--trials", "1", "--workers", "1", "--out"],
+            "--out",
+        ),
+    ],
+)
 def test_read_only_destination_is_refused_before_work(argv, option, tmp_path, cache_dir, mounted):
     read_only = mounted("ro,size=1m")
     done = attnspec(*argv, str(read_only / "out"), cwd=tmp_path)
@@ -121,8 +145,10 @@ def test_read_only_destination_is_refused_before_work(argv, option, tmp_path, ca
     assert "cannot write" in done.stderr and not cache_dir.exists()  # nothing was computed
 
 
-@pytest.mark.parametrize("path, fragment", [("", "must be the path of a file"),
-                                            ("newdir/", "must be the path of a file")])
+@pytest.mark.parametrize(
+    "path, fragment",
+    [("", "must be the path of a file"), ("newdir/", "must be the path of a file")],
+)
 def test_empty_path_or_folder_path_is_bad_input(path, fragment, tmp_path):
     done = attnspec(*LAW, "--json", path, cwd=tmp_path)
     assert done.returncode == 2
@@ -143,8 +169,14 @@ def test_closed_stdout_loses_no_file(tmp_path, unbuffered):
     read_end, write_end = os.pipe()
     os.close(read_end)  # as in `attnspec ... | true`
     try:
-        done = attnspec(*LAW, "--json", "l.json", cwd=tmp_path, stdout=write_end,
-                        env={"PYTHONUNBUFFERED": unbuffered})
+        done = attnspec(
+            *LAW,
+            "--json",
+            "l.json",
+            cwd=tmp_path,
+            stdout=write_end,
+            env={"PYTHONUNBUFFERED": unbuffered},
+        )
     finally:
         os.close(write_end)
     assert done.returncode == 0 and done.stderr == ""

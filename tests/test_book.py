@@ -37,9 +37,18 @@ window.addEventListener('load', () => {
   else attnspecProbe();
 });
 </script>"""
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--virtual-time-budget=20000", "--dump-dom"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--virtual-time-budget=20000",
+    "--dump-dom",
+]
 
 
 def page(name: str) -> Path:
@@ -55,8 +64,12 @@ def probe(path: Path, tmp_path: Path) -> dict:
     copy = path.with_name(f"_probe_{path.name}")
     copy.write_text(path.read_text().replace("</body>", PROBE + "</body>"))
     try:
-        done = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path}", copy.as_uri()],
-                              capture_output=True, text=True, timeout=180)
+        done = subprocess.run(
+            [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path}", copy.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
     finally:
         copy.unlink()
     found = re.search(r'<pre id="attnspec-probe"[^>]*>(.*?)</pre>', done.stdout, re.S)
@@ -75,7 +88,9 @@ def test_chapter_page_typesets_math_and_loads_figures_offline(name, tmp_path):
 
 def test_no_page_loads_anything_from_another_host():
     remote = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
-    offenders = [p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html") if remote.search(p.read_text())]
+    offenders = [
+        p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html") if remote.search(p.read_text())
+    ]
     assert offenders == []
 
 
@@ -126,13 +141,17 @@ def test_claims_tables_render_with_one_verdict_per_row(name):
         header, rows = table[0], table[1:]
         assert rows, f"{name}: an empty claims table"
         for row in rows:
-            assert len(row) == len(header), f"{name}: row {row} has {len(row)} cells, header has {len(header)}"
+            assert len(row) == len(header), (
+                f"{name}: row {row} has {len(row)} cells, header has {len(header)}"
+            )
             assert row[-1] in ("✓", "✗"), f"{name}: row {row} does not end in a verdict"
 
 
 def test_claims_table_parser_sees_a_split_row():
-    good = ("<table><tr><th>claim</th><th>measured</th><th>criterion</th><th></th></tr>"
-            "<tr><td>a</td><td>1</td><td>|z| &lt; 3</td><td>✓</td></tr></table>")
+    good = (
+        "<table><tr><th>claim</th><th>measured</th><th>criterion</th><th></th></tr>"
+        "<tr><td>a</td><td>1</td><td>|z| &lt; 3</td><td>✓</td></tr></table>"
+    )
     bad = good.replace("<td>|z| &lt; 3</td>", "<td></td><td>z</td><td> &lt; 3</td>")
     (table,) = claims_tables(good)
     assert table[1] == ["a", "1", "|z| < 3", "✓"]

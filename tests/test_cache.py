@@ -71,8 +71,13 @@ def test_run_ladder_reuses_trials(calls):
 
 def test_every_parameter_is_part_of_the_key(calls, cache_dir):
     trial(*ARGS)
-    for changed in [(25, 1.0, 2.0, 0, 1), (24, 1.5, 2.0, 0, 1), (24, 1.0, 3.0, 0, 1), (24, 1.0, 2.0, 1, 1),
-                    (24, 1.0, 2.0, 0, 2)]:
+    for changed in [
+        (25, 1.0, 2.0, 0, 1),
+        (24, 1.5, 2.0, 0, 1),
+        (24, 1.0, 3.0, 0, 1),
+        (24, 1.0, 2.0, 1, 1),
+        (24, 1.0, 2.0, 0, 2),
+    ]:
         trial(*changed)
     assert calls["n"] == 6
     assert len(entries(cache_dir)) == 6
@@ -143,7 +148,9 @@ def test_no_temporary_files_are_left(cache_dir):
     trial(*ARGS)
     names = [p.name for p in entries(cache_dir)]  # hidden files included
     assert len(names) == 3  # trial(*ARGS) is trial 1 of the run: a cache hit
-    assert all(n.startswith("trial_") and n.endswith(".npz") and ".tmp" not in n for n in names), names
+    assert all(n.startswith("trial_") and n.endswith(".npz") and ".tmp" not in n for n in names), (
+        names
+    )
 
 
 @pytest.mark.parametrize("error", [OSError("disk full"), KeyboardInterrupt()])
@@ -153,7 +160,9 @@ def test_failure_during_save_leaves_no_partial_file(cache_dir, monkeypatch, caps
         raise error
 
     monkeypatch.setattr(cache.np, "savez", failing_savez)
-    if isinstance(error, OSError):  # a storage fault: the result is returned, uncached, with a warning
+    if isinstance(
+        error, OSError
+    ):  # a storage fault: the result is returned, uncached, with a warning
         assert_same(trial(*ARGS), experiment.compute_trial(*ARGS))
         assert capsys.readouterr().err.count("warning: cannot write the cache") == 1
     else:
@@ -165,7 +174,9 @@ def test_failure_during_save_leaves_no_partial_file(cache_dir, monkeypatch, caps
 def test_failed_save_keeps_the_previous_entry(cache_dir, monkeypatch):
     path = cache_dir / "entry.npz"
     cache.save(path, {"a": np.arange(3.0)})
-    monkeypatch.setattr(cache.np, "savez", lambda fh, **arrays: (_ for _ in ()).throw(OSError("full")))
+    monkeypatch.setattr(
+        cache.np, "savez", lambda fh, **arrays: (_ for _ in ()).throw(OSError("full"))
+    )
     with pytest.raises(OSError):
         cache.save(path, {"a": np.zeros(3)})
     np.testing.assert_array_equal(cache.load(path, {"a": (3,)})["a"], np.arange(3.0))
@@ -183,6 +194,7 @@ LADDER = ["ladder", "--d", "24", "--trials", "2"]
 
 def run_cli(*argv: str) -> int:
     from attnspec.cli import main
+
     return main(list(argv))
 
 
@@ -196,9 +208,12 @@ def huge_header(path: Path, arrays: dict) -> None:
     """An entry whose ``Y`` member declares 10^12 float64 values but holds 8 KB."""
     import io
     import zipfile
+
     rewrite(path, {k: v for k, v in arrays.items() if k != "Y"})
     member = io.BytesIO()
-    np.lib.format.write_array_header_1_0(member, {"descr": "<f8", "fortran_order": False, "shape": (10**12,)})
+    np.lib.format.write_array_header_1_0(
+        member, {"descr": "<f8", "fortran_order": False, "shape": (10**12,)}
+    )
     member.write(bytes(8192))
     with zipfile.ZipFile(path, "a") as zf:
         zf.writestr("Y.npy", member.getvalue())
@@ -207,7 +222,9 @@ def huge_header(path: Path, arrays: dict) -> None:
 DAMAGE = {
     "truncated to 5 values": lambda p, a: rewrite(p, {k: v[:5] for k, v in a.items()}),
     "float32": lambda p, a: rewrite(p, {k: v.astype(np.float32) for k, v in a.items()}),
-    "NaN values": lambda p, a: rewrite(p, {k: np.where(np.arange(v.size) == 3, np.nan, v) for k, v in a.items()}),
+    "NaN values": lambda p, a: rewrite(
+        p, {k: np.where(np.arange(v.size) == 3, np.nan, v) for k, v in a.items()}
+    ),
     "header claims 10^12 values": huge_header,
 }
 
@@ -238,12 +255,17 @@ def test_extra_members_are_ignored(cache_dir, tmp_path, calls):
 def test_fifo_or_folder_at_an_entry_neither_hangs_nor_crashes(kind, cache_dir, tmp_path):
     import subprocess
     import sys
+
     assert run_cli(*LADDER, "--json", str(tmp_path / "a.json")) == 0
     path = entries(cache_dir)[0]
     path.unlink()
     os.mkfifo(path) if kind == "fifo" else path.mkdir()
-    done = subprocess.run([sys.executable, "-m", "attnspec.cli", *LADDER, "--json", str(tmp_path / "b.json")],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", *LADDER, "--json", str(tmp_path / "b.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "b.json").read_text() == (tmp_path / "a.json").read_text()
     if kind == "fifo":  # replaced by a valid entry
@@ -268,6 +290,7 @@ def test_cache_path_that_is_a_file(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("options", ["ro,size=1m", "size=4k"])  # read-only; full after 4 KB
 def test_read_only_or_full_cache(options, tmp_path, monkeypatch, capsys):
     import subprocess
+
     point = tmp_path / "mnt"
     point.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)]).returncode:
@@ -282,6 +305,7 @@ def test_read_only_or_full_cache(options, tmp_path, monkeypatch, capsys):
 
 def test_stale_temporary_files_are_removed_on_open(cache_dir):
     import time
+
     cache_dir.mkdir()
     hours_ago = time.time() - 2 * cache.STALE_SECONDS
     dead = 2**31 - 1  # above any pid_max
@@ -305,8 +329,13 @@ def test_sigterm_removes_temporary_files(cache_dir, tmp_path):
     import subprocess
     import sys
     import time
-    proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "ladder", "--d", "200", "--trials", "10000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attnspec.cli", "ladder", "--d", "200", "--trials", "10000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while len([p for p in entries(cache_dir) if p.name.startswith("trial_")]) < 3:
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
@@ -314,5 +343,8 @@ def test_sigterm_removes_temporary_files(cache_dir, tmp_path):
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143
-    assert "attnspec ladder: terminated; finished trials are kept in the cache\n" in err and "Traceback" not in err
+    assert (
+        "attnspec ladder: terminated; finished trials are kept in the cache\n" in err
+        and "Traceback" not in err
+    )
     assert not [p.name for p in entries(cache_dir) if ".tmp" in p.name]

@@ -120,7 +120,9 @@ def test_grouped_spectra_match_dense_with_ties(rng):
     s = np.round(2 * rng.standard_normal(80))  # a handful of distinct scores
     A = C.bidirectional_attention(s)
     assert np.allclose(C.bidirectional_singular_values(s), dense_sv(A), rtol=0, atol=1e-12)
-    assert np.allclose(C.bidirectional_eigenvalues(s), np.sort(np.linalg.eigvals(A).real)[::-1], atol=1e-12)
+    assert np.allclose(
+        C.bidirectional_eigenvalues(s), np.sort(np.linalg.eigvals(A).real)[::-1], atol=1e-12
+    )
 
 
 def test_eigenvalue_range_depends_on_sign(rng):
@@ -190,7 +192,9 @@ def test_sigma_zero_bidirectional():
 def test_ranks_of_simple_matrices(erank, rng):
     n = 7
     assert erank(dense_sv(np.eye(n))) == pytest.approx(n)
-    assert erank(dense_sv(np.outer(rng.standard_normal(n), rng.standard_normal(n)))) == pytest.approx(1, abs=1e-9)
+    assert erank(
+        dense_sv(np.outer(rng.standard_normal(n), rng.standard_normal(n)))
+    ) == pytest.approx(1, abs=1e-9)
 
 
 def test_rank_order_and_bidirectional_limit():
@@ -253,7 +257,11 @@ def test_rank_measures_live_in_spectra_and_are_reexported():
 
 
 def test_gram_operator_matches_dense(rng):
-    for s in (rng.uniform(0, 4, 50), np.r_[rng.uniform(3, 5, 3), np.zeros(47)], -rng.uniform(0, 2, 50)):
+    for s in (
+        rng.uniform(0, 4, 50),
+        np.r_[rng.uniform(3, 5, 3), np.zeros(47)],
+        -rng.uniform(0, 2, 50),
+    ):
         A = C.causal_attention(s)
         op = C.CausalGramOperator(*C.causal_parts(s))
         x = rng.standard_normal(s.size)
@@ -332,7 +340,9 @@ def test_causal_top_singular_values_match_dense(rng):
         top = C.causal_top_singular_values(s, n)
         assert top.shape == (n,) and np.all(np.diff(top) <= 0)
         assert np.allclose(top, dense[:n], rtol=0, atol=1e-12)
-    assert C.causal_top_singular_values(s, 1)[0] == pytest.approx(C.causal_operator_norm(s), rel=1e-12)
+    assert C.causal_top_singular_values(s, 1)[0] == pytest.approx(
+        C.causal_operator_norm(s), rel=1e-12
+    )
     for bad in (0, ell + 1, 2.0, True):
         with pytest.raises(ValueError, match="n="):
             C.causal_top_singular_values(s, bad)

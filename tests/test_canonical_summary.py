@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 
 from attnspec import canonical
-from attnspec.canonical_summary import (bidirectional_summary, bounded_bulk_summary, causal_summary,
-                                        exact_identities, margin)
+from attnspec.canonical_summary import (
+    bidirectional_summary,
+    bounded_bulk_summary,
+    causal_summary,
+    exact_identities,
+    margin,
+)
 from attnspec.errors import InvalidInput
 from attnspec.fitting import line_fit
 from attnspec.report import fixed, per_length, round_off_bound, significant_text
@@ -28,7 +33,11 @@ def test_bidirectional_summary_against_closed_forms():
 
 def test_bounded_and_causal_summaries():
     b = bounded_bulk_summary(128, 4, 2.0, 0)
-    assert b.lam1_error < 1e-12 and b.interlacing_violation < 1e-12 and 0 <= b.lam_min <= b.lam_max <= 1 + 1e-12
+    assert (
+        b.lam1_error < 1e-12
+        and b.interlacing_violation < 1e-12
+        and 0 <= b.lam_min <= b.lam_max <= 1 + 1e-12
+    )
     assert b.tail * 128 <= math.expm1(2.0) and 0 <= b.bulk_d_min
     c = causal_summary(128, 4, 2.0, 0, 0.1, 64)
     assert 1 - 1e-12 <= c.i_lam_min <= c.i_lam_max <= math.exp(2.0) + 1e-9
@@ -36,7 +45,9 @@ def test_bounded_and_causal_summaries():
 
 
 def test_exact_identities_are_round_off():
-    ids = exact_identities(64, 4, 2.0, 0, [bidirectional_summary(64, 4, "log"), bounded_bulk_summary(64, 4, 2.0, 0)])
+    ids = exact_identities(
+        64, 4, 2.0, 0, [bidirectional_summary(64, 4, "log"), bounded_bulk_summary(64, 4, 2.0, 0)]
+    )
     assert len(ids.deviations) == 11 and ids.largest < 1e-12
 
 
@@ -45,6 +56,10 @@ def test_formatters_and_line_fit():
     assert round_off_bound(3e-15) == "≤ 1e-12" and round_off_bound(2e-9) == "2.00e-09"
     assert significant_text(6291839.3) == "6.3 × 10⁶" and significant_text(4.3525, 3) == "4.35"
     fit = line_fit([0, 1, 2], [1, 3, 5])
-    assert fit.slope == pytest.approx(2) and fit.intercept == pytest.approx(1) and fit.max_residual < 1e-12
+    assert (
+        fit.slope == pytest.approx(2)
+        and fit.intercept == pytest.approx(1)
+        and fit.max_residual < 1e-12
+    )
     assert math.isnan(line_fit([1, 1], [0, 1]).slope)
     assert np.isfinite(canonical.alpha_plus(0.5))

@@ -16,7 +16,9 @@ def test_cesaro_point_against_dense_and_tridiagonal():
     for ell in (64, 1000):
         p = cesaro.cesaro_point(ell)
         sigma = canonical.prefix_average_singular_values(ell)
-        assert p.norm == pytest.approx(sigma[0], rel=1e-9)  # the tridiagonal route: relative error ~1e-10
+        assert p.norm == pytest.approx(
+            sigma[0], rel=1e-9
+        )  # the tridiagonal route: relative error ~1e-10
         assert p.frobenius_sq == pytest.approx(np.sum(sigma**2), rel=1e-10)
         assert p.srank == pytest.approx(p.frobenius_sq / sigma[0] ** 2, rel=1e-9)
         assert p.srank_law == pytest.approx(p.frobenius_sq / 4)
@@ -40,13 +42,19 @@ def test_large_ell_stable_rank_matches_dense():
 def test_stable_rank_crossing_small():
     # causal srank of k = 1 spike (f = ell) crosses 2 somewhere in a small bracket; check the root
     k, target = 1, 2.0
-    values = {ell: cesaro.large_ell_stable_rank(canonical.spike_bulk_scores(ell, k, f=float(ell)))[0]
-              for ell in (16, 4096)}
+    values = {
+        ell: cesaro.large_ell_stable_rank(canonical.spike_bulk_scores(ell, k, f=float(ell)))[0]
+        for ell in (16, 4096)
+    }
     assert values[16] < target < values[4096]
     crossing = cesaro.stable_rank_crossing(k, float, target, 16, 4096, rtol=1e-3)
     assert 16 < crossing.ell < 4096 and crossing.srank_lower < target < crossing.srank_upper
-    below = cesaro.large_ell_stable_rank(canonical.spike_bulk_scores(math.floor(crossing.ell * 0.99), k, f=float))[0]
-    above = cesaro.large_ell_stable_rank(canonical.spike_bulk_scores(math.ceil(crossing.ell * 1.01), k, f=float))[0]
+    below = cesaro.large_ell_stable_rank(
+        canonical.spike_bulk_scores(math.floor(crossing.ell * 0.99), k, f=float)
+    )[0]
+    above = cesaro.large_ell_stable_rank(
+        canonical.spike_bulk_scores(math.ceil(crossing.ell * 1.01), k, f=float)
+    )[0]
     assert below < target < above
 
 

@@ -51,7 +51,11 @@ def test_source_and_executed_notebook_agree_cell_by_cell(name):
     src, run = read_source(name), executed(name)
     assert len(src.cells) == len(run.cells)
     for a, b in zip(src.cells, run.cells):
-        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (b.cell_type, b.source, b.metadata.get("tags", []))
+        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (
+            b.cell_type,
+            b.source,
+            b.metadata.get("tags", []),
+        )
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
@@ -69,8 +73,13 @@ def test_executed_notebook_is_clean(name):
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_chapter_has_skeleton_parameters_and_claims(name):
     nb = executed(name)
-    headings = [line for c in nb.cells if c.cell_type == "markdown" for line in c.source.splitlines()
-                if line.startswith("## ")]
+    headings = [
+        line
+        for c in nb.cells
+        if c.cell_type == "markdown"
+        for line in c.source.splitlines()
+        if line.startswith("## ")
+    ]
     for section in ["## Overview", "## Parameters", "## Computation", "## Claims", "## Summary"]:
         assert section in headings, f"{name}: missing {section}"
     assert chapter(name).parameters, f"{name}: no parameters"
@@ -103,25 +112,36 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
     listed = json.loads(capsys.readouterr().out)
     assert [c["name"] for c in listed] == CHAPTERS
     setup = listed[0]["parameters"]
-    assert {"name": "d", "type": "int", "default": 1000} == {k: setup[0][k] for k in ("name", "type", "default")}
+    assert {"name": "d", "type": "int", "default": 1000} == {
+        k: setup[0][k] for k in ("name", "type", "default")
+    }
     assert main(["chapters"]) == 0
     assert "rank-one-mode" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["nochapter"], "unknown chapter 'nochapter'"),
-    (["setup", "-p", "bogus", "1"], "has no parameter 'bogus'"),
-    (["setup", "-p", "d", "2.5"], "d='2.5' is not of type int"),
-    (["setup", "-p", "d", "1"], "d=1 is out of range"),
-    (["setup", "-p", "beta", "-1"], "beta=-1.0 is out of range"),
-    (["rank-one-mode", "-p", "d_values", "250,x"], "d_values"),
-    # rules between parameters, checked before a kernel starts (also against another parameter's default)
-    (["ladder", "-p", "d", "50", "-p", "remove_top_k", "60"], "remove_top_k=60 is out of range: must be >= 0 and < d = 50"),
-    (["bulk-equivalence", "-p", "hist_min", "9"], "hist_min=9.0 is out of range: must be < hist_max = 8.0"),
-    (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
-    (["limit-law", "-p", "beta", "0"], "beta=0 is out of range"),
-    (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nochapter"], "unknown chapter 'nochapter'"),
+        (["setup", "-p", "bogus", "1"], "has no parameter 'bogus'"),
+        (["setup", "-p", "d", "2.5"], "d='2.5' is not of type int"),
+        (["setup", "-p", "d", "1"], "d=1 is out of range"),
+        (["setup", "-p", "beta", "-1"], "beta=-1.0 is out of range"),
+        (["rank-one-mode", "-p", "d_values", "250,x"], "d_values"),
+        # rules between parameters, checked before a kernel starts (also against another parameter's default)
+        (
+            ["ladder", "-p", "d", "50", "-p", "remove_top_k", "60"],
+            "remove_top_k=60 is out of range: must be >= 0 and < d = 50",
+        ),
+        (
+            ["bulk-equivalence", "-p", "hist_min", "9"],
+            "hist_min=9.0 is out of range: must be < hist_max = 8.0",
+        ),
+        (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
+        (["limit-law", "-p", "beta", "0"], "beta=0 is out of range"),
+        (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
+    ],
+)
 def test_run_rejects_bad_input_before_running(args, message, tmp_path, capsys):
     assert main(["run", *args, "-o", str(tmp_path / "new" / "runs")]) == 2
     err = capsys.readouterr().err
@@ -131,14 +151,40 @@ def test_run_rejects_bad_input_before_running(args, message, tmp_path, capsys):
 
 def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
     out = tmp_path / "runs" / "new"  # created, parents included
-    done = subprocess.run([sys.executable, "-m", "attnspec.cli", "run", "setup", "-p", "d", "200", "-p", "beta", "0.5",
-                           "-o", str(out), "--html"], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "attnspec.cli",
+            "run",
+            "setup",
+            "-p",
+            "d",
+            "200",
+            "-p",
+            "beta",
+            "0.5",
+            "-o",
+            str(out),
+            "--html",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no kernel warnings
-    assert sorted(p.name for p in out.iterdir()) == ["setup.html", "setup.ipynb", "setup.results.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "setup.html",
+        "setup.ipynb",
+        "setup.results.json",
+    ]
     nb = nbformat.read(out / "setup.ipynb", as_version=4)
     assert glued(nb)["setup_d"] == "200"
-    assert nb.metadata["attnspec"]["parameters"]["d"] == 200 and "numpy" in nb.metadata["attnspec"]["versions"]
+    assert (
+        nb.metadata["attnspec"]["parameters"]["d"] == 200
+        and "numpy" in nb.metadata["attnspec"]["versions"]
+    )
     results = json.loads((out / "setup.results.json").read_text())
     assert results["parameters"] == {"d": 200, "beta": 0.5, "seed": 0, "c_poly": 2.0}
     assert {v["key"]: v["text"] for v in results["values"]}["setup_d"] == "200"
@@ -148,7 +194,9 @@ def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
 
 def test_run_at_the_defaults_reproduces_the_stored_glue(tmp_path):
     assert main(["run", "theta-statistics", "-o", str(tmp_path)]) == 0
-    assert glued(nbformat.read(tmp_path / "theta-statistics.ipynb", as_version=4)) == glued(executed("theta-statistics"))
+    assert glued(nbformat.read(tmp_path / "theta-statistics.ipynb", as_version=4)) == glued(
+        executed("theta-statistics")
+    )
 
 
 @pytest.mark.parametrize("name", CHAPTERS)

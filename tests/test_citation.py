@@ -15,13 +15,20 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "tests" / "data" / "cff-1.2.0-schema.json").read_text())
 CFF = yaml.safe_load((ROOT / "CITATION.cff").read_text())
-GE_TITLE = "Gaussian Equivalence for Self-Attention: Asymptotic Spectral Analysis of Attention Matrix"
+GE_TITLE = (
+    "Gaussian Equivalence for Self-Attention: Asymptotic Spectral Analysis of Attention Matrix"
+)
 SD_TITLE = "Spectral Degeneration of Self-Attention under Isotropic Score Geometry"
 
 
 def errors(document) -> list[str]:
-    validator = jsonschema.Draft7Validator(SCHEMA, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
+    validator = jsonschema.Draft7Validator(
+        SCHEMA, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
+    )
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in validator.iter_errors(document)
+    ]
 
 
 def test_vendored_schema_is_cff_1_2_0():
@@ -35,7 +42,10 @@ def test_citation_cff_validates():
 
 
 def test_the_schema_rejects_a_reference_without_authors():
-    broken = {**CFF, "references": [{k: v for k, v in CFF["references"][0].items() if k != "authors"}]}
+    broken = {
+        **CFF,
+        "references": [{k: v for k, v in CFF["references"][0].items() if k != "authors"}],
+    }
     assert any("'authors' is a required property" in e for e in errors(broken))
 
 
@@ -44,7 +54,9 @@ def test_both_papers_and_the_seed_notebook_are_cited():
     assert GE_TITLE in titles and SD_TITLE in titles
     assert any("Minimal Reproduction" in t for t in titles)
     ge = next(r for r in CFF["references"] if r["title"] == GE_TITLE)
-    assert ge["year"] == 2025 and "arXiv:2510.06685" in json.dumps(ge) and "stat.ML" in json.dumps(ge)
+    assert (
+        ge["year"] == 2025 and "arXiv:2510.06685" in json.dumps(ge) and "stat.ML" in json.dumps(ge)
+    )
 
 
 @pytest.mark.parametrize("path", ["book/citing.md", "book/references.bib"])

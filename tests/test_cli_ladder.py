@@ -17,8 +17,23 @@ from attnspec.ladder import MODEL_NAMES
 from attnspec.nonlinearity import poly_degree, theta_f, theta_q
 
 SMALL = ["--d", "48", "--trials", "2", "--seed", "3"]
-KEYS = {"d", "beta", "trials", "seed", "poly_degree", "theta_f", "theta_q", "theta_q_mc", "theta_q_mc_se",
-        "s1_A_mean", "D_mean", "D_std", "D_max_dev", "l1", "top_sq"}
+KEYS = {
+    "d",
+    "beta",
+    "trials",
+    "seed",
+    "poly_degree",
+    "theta_f",
+    "theta_q",
+    "theta_q_mc",
+    "theta_q_mc_se",
+    "s1_A_mean",
+    "D_mean",
+    "D_std",
+    "D_max_dev",
+    "l1",
+    "top_sq",
+}
 
 
 def run_main(argv: list[str]) -> int:
@@ -141,16 +156,26 @@ def _command() -> list[str]:
 def test_installed_command_in_a_subprocess(tmp_path):
     out_json = tmp_path / "s.json"
     env = dict(os.environ)  # carries the temporary ATTNSPEC_CACHE
-    ok = subprocess.run(_command() + ["ladder", "--d", "32", "--trials", "1", "--json", str(out_json)],
-                        capture_output=True, text=True, env=env, timeout=300)
+    ok = subprocess.run(
+        _command() + ["ladder", "--d", "32", "--trials", "1", "--json", str(out_json)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert ok.returncode == 0, ok.stderr
     assert "polynomial degree n_d" in ok.stdout and "Traceback" not in ok.stderr
     assert KEYS <= json.loads(out_json.read_text()).keys()
     assert list(Path(env["ATTNSPEC_CACHE"]).glob("*.npz"))
 
     bad_json = tmp_path / "bad.json"
-    bad = subprocess.run([sys.executable, "-m", "attnspec.cli", "ladder", "--beta", "nan", "--json", str(bad_json)],
-                         capture_output=True, text=True, env=env, timeout=300)
+    bad = subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", "ladder", "--beta", "nan", "--json", str(bad_json)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and "beta=nan" in bad.stderr

@@ -9,7 +9,14 @@ import math
 import pytest
 
 import attnspec.config as config
-from attnspec.config import PARAMETERS, Config, Parameter, check_memory, trial_memory_bytes, validate
+from attnspec.config import (
+    PARAMETERS,
+    Config,
+    Parameter,
+    check_memory,
+    trial_memory_bytes,
+    validate,
+)
 
 
 def test_defaults_are_valid_and_typed():
@@ -104,8 +111,15 @@ def test_trial_memory_model():
 
 @pytest.mark.parametrize(
     "name, text, expected",
-    [("d", "64", 64), ("d", " 64 ", 64), ("d", "+64", 64), ("beta", "0.5", 0.5), ("beta", "1", 1.0),
-     ("beta", "1e-1", 0.1), ("c_poly", "2", 2.0)],
+    [
+        ("d", "64", 64),
+        ("d", " 64 ", 64),
+        ("d", "+64", 64),
+        ("beta", "0.5", 0.5),
+        ("beta", "1", 1.0),
+        ("beta", "1e-1", 0.1),
+        ("c_poly", "2", 2.0),
+    ],
 )
 def test_parse_valid(name, text, expected):
     value = PARAMETERS[name].parse(text)
@@ -114,9 +128,25 @@ def test_parse_valid(name, text, expected):
 
 @pytest.mark.parametrize(
     "name, text",
-    [("d", "abc"), ("d", "2.5"), ("d", "1e3"), ("d", ""), ("d", "1"), ("d", "0x40"), ("d", "nan"),
-     ("beta", "abc"), ("beta", "nan"), ("beta", "inf"), ("beta", "-1"), ("beta", "1e400"), ("beta", ""),
-     ("trials", "0"), ("trials", "three"), ("c_poly", "0"), ("seed", "-5")],
+    [
+        ("d", "abc"),
+        ("d", "2.5"),
+        ("d", "1e3"),
+        ("d", ""),
+        ("d", "1"),
+        ("d", "0x40"),
+        ("d", "nan"),
+        ("beta", "abc"),
+        ("beta", "nan"),
+        ("beta", "inf"),
+        ("beta", "-1"),
+        ("beta", "1e400"),
+        ("beta", ""),
+        ("trials", "0"),
+        ("trials", "three"),
+        ("c_poly", "0"),
+        ("seed", "-5"),
+    ],
 )
 def test_parse_invalid(name, text):
     p = PARAMETERS[name]

@@ -8,8 +8,14 @@ import numpy as np
 import pytest
 
 from attnspec.config import Config
-from attnspec.convergence import (crossing, distance_series, extrapolate, limit_law, pooled_distance,
-                                  trials_for_pooled)
+from attnspec.convergence import (
+    crossing,
+    distance_series,
+    extrapolate,
+    limit_law,
+    pooled_distance,
+    trials_for_pooled,
+)
 from attnspec.experiment import run_ladder
 from attnspec.report import format_power_of_ten, format_with_se, supported_decimals
 from attnspec.spectra import ks_to_law_below_quantile
@@ -36,7 +42,12 @@ def test_distance_series_and_pooled_distance(tmp_path, monkeypatch):
     law = limit_law("f", 40, 1.0, 2.0)
     assert s.ks[0] == ks_to_law_below_quantile(ladders[0].bulk("Y_f_lin"), law.cdf, law.ppf, 40, 3)
     assert s.d.tolist() == [40, 60, 90, 120] and s.trials.tolist() == [3, 3, 3, 3]
-    assert np.all(s.ks_se > 0) and s.fit.n_points == 4 and np.isfinite(s.fit.se) and np.isfinite(s.fit.se_trials)
+    assert (
+        np.all(s.ks_se > 0)
+        and s.fit.n_points == 4
+        and np.isfinite(s.fit.se)
+        and np.isfinite(s.fit.se_trials)
+    )
     p = pooled_distance(ladders[0], "Y_f_lin")
     assert p.ks == s.ks[0] and p.se == s.ks_se[0]
     assert s.at(60) == s.ks[1] and math.isnan(s.at(61))
@@ -46,7 +57,11 @@ def test_distance_series_and_pooled_distance(tmp_path, monkeypatch):
 
 
 def test_formatters():
-    assert supported_decimals(0.023) == 2 and supported_decimals(0.013) == 3 and supported_decimals(0.4) == 1
+    assert (
+        supported_decimals(0.023) == 2
+        and supported_decimals(0.013) == 3
+        and supported_decimals(0.4) == 1
+    )
     assert supported_decimals(float("nan"), 3) == 3
     assert format_with_se(1.01234, 0.023) == "1.01 ± 0.02"
     assert format_with_se(1.01234, 0.013) == "1.012 ± 0.013"

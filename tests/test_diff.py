@@ -18,11 +18,18 @@ REC = "application/papermill.record/"
 def _notebook(values: dict, holds: list[bool]) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell("...")
     meta = {"scrapbook": {"name": None, "mime_prefix": REC}}
-    cell.outputs = [nbformat.v4.new_output("display_data", data={REC + "text/plain": text},
-                                           metadata={"scrapbook": dict(meta["scrapbook"], name=key)})
-                    for key, text in values.items()]
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={REC + "text/plain": text},
+            metadata={"scrapbook": dict(meta["scrapbook"], name=key)},
+        )
+        for key, text in values.items()
+    ]
     claims = [Claim(f"claim {i}", "1", "< 2", h) for i, h in enumerate(holds)]
-    cell.outputs.append(nbformat.v4.new_output("display_data", data={"text/markdown": claims_markdown(claims)}))
+    cell.outputs.append(
+        nbformat.v4.new_output("display_data", data={"text/markdown": claims_markdown(claims)})
+    )
     nb = nbformat.v4.new_notebook()
     nb.cells = [cell]
     return nb
@@ -36,9 +43,15 @@ def _write(folder, chapter, values, holds, parameters=None):
 
 
 def test_results_file_holds_values_claims_versions(tmp_path):
-    path = _write(tmp_path, "ladder", {"x_int": "8", "x_float": "0.0171", "x_str": "'≤ 1e-12'"}, [True, False])
+    path = _write(
+        tmp_path, "ladder", {"x_int": "8", "x_float": "0.0171", "x_str": "'≤ 1e-12'"}, [True, False]
+    )
     data = json.loads(path.read_text())
-    assert path.name == "ladder.results.json" and data["chapter"] == "ladder" and data["parameters"] == {"d": 1000}
+    assert (
+        path.name == "ladder.results.json"
+        and data["chapter"] == "ladder"
+        and data["parameters"] == {"d": 1000}
+    )
     assert data["values"][0] == {"key": "x_int", "kind": "number", "value": 8, "text": "8"}
     assert data["values"][1]["value"] == 0.0171 and data["values"][2]["value"] == "'≤ 1e-12'"
     assert [c["holds"] for c in data["claims"]] == [True, False]
@@ -59,7 +72,11 @@ def test_diff_lists_changed_values_and_claims(tmp_path, capsys):
     data = json.loads((tmp_path / "d.json").read_text())
     assert data["chapter"] == "ladder"
     x = next(v for v in data["values"] if v["key"] == "x")
-    assert x["a"] == "0.0421" and x["b"] == "0.0148" and x["rel_change"] == pytest.approx((0.0421 - 0.0148) / 0.0148)
+    assert (
+        x["a"] == "0.0421"
+        and x["b"] == "0.0148"
+        and x["rel_change"] == pytest.approx((0.0421 - 0.0148) / 0.0148)
+    )
     assert data["claims"] == [{"claim": "claim 1", "a": True, "b": False}]
 
 
@@ -76,19 +93,26 @@ def test_diff_defaults_to_the_published_chapter(tmp_path, capsys):
     assert f"1 of {len(values)} glued values changed" in out and first in out
 
 
-@pytest.mark.parametrize("case, message", [
-    ("missing", "no such file or folder"),
-    ("other-chapter", "different chapters"),
-    ("not-json", "not a results file"),
-    ("empty-folder", "holds no"),
-    ("json-folder", "does not exist"),
-])
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("missing", "no such file or folder"),
+        ("other-chapter", "different chapters"),
+        ("not-json", "not a results file"),
+        ("empty-folder", "holds no"),
+        ("json-folder", "does not exist"),
+    ],
+)
 def test_diff_bad_input_is_one_line_and_status_2(case, message, tmp_path, capsys):
     a = _write(tmp_path / "a", "ladder", {"k": "3"}, [])
     b = _write(tmp_path / "b", "setup", {"k": "3"}, [])
-    args = {"missing": [str(tmp_path / "nope.results.json")], "other-chapter": [str(a), str(b)],
-            "not-json": [str(tmp_path / "a" / "ladder.ipynb")], "empty-folder": [str(tmp_path / "a"), str(tmp_path)],
-            "json-folder": [str(a), str(a), "--json", str(tmp_path / "no" / "d.json")]}[case]
+    args = {
+        "missing": [str(tmp_path / "nope.results.json")],
+        "other-chapter": [str(a), str(b)],
+        "not-json": [str(tmp_path / "a" / "ladder.ipynb")],
+        "empty-folder": [str(tmp_path / "a"), str(tmp_path)],
+        "json-folder": [str(a), str(a), "--json", str(tmp_path / "no" / "d.json")],
+    }[case]
     assert main(["diff", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -97,7 +121,10 @@ def test_diff_bad_input_is_one_line_and_status_2(case, message, tmp_path, capsys
 
 def test_diff_raises_invalid_input_for_different_chapters():
     with pytest.raises(InvalidInput, match="different chapters"):
-        provenance.diff({"chapter": "a", "values": [], "claims": []}, {"chapter": "b", "values": [], "claims": []})
+        provenance.diff(
+            {"chapter": "a", "values": [], "claims": []},
+            {"chapter": "b", "values": [], "claims": []},
+        )
 
 
 def test_relative_change_only_for_numbers():

@@ -24,6 +24,7 @@ from attnspec.theory import GaussianEquivalentLaw
 def strict_json(path):
     def refuse(name):
         raise ValueError(f"not strict JSON: {name}")
+
     return json.loads(path.read_text(), parse_constant=refuse)
 
 
@@ -36,7 +37,22 @@ def one_line_error(capsys, command: str, fragment: str) -> None:
 
 
 def test_largest_c_poly_runs(tmp_path, capsys):
-    assert main(["ladder", "--d", "50", "--trials", "1", "--c-poly", "100", "--json", str(tmp_path / "c.json")]) == 0
+    assert (
+        main(
+            [
+                "ladder",
+                "--d",
+                "50",
+                "--trials",
+                "1",
+                "--c-poly",
+                "100",
+                "--json",
+                str(tmp_path / "c.json"),
+            ]
+        )
+        == 0
+    )
     s = strict_json(tmp_path / "c.json")
     assert s["poly_degree"] == 287
     # Q_n of degree 287 is f to double precision at beta = 1
@@ -54,19 +70,38 @@ def test_theta_q_exact_at_high_degree_and_large_beta():
 
 
 def test_ladder_json_is_strict_where_a_distance_is_undefined(tmp_path, capsys):
-    assert main(["ladder", "--d", "200", "--beta", "5", "--trials", "1", "--json", str(tmp_path / "b.json")]) == 0
+    assert (
+        main(
+            [
+                "ladder",
+                "--d",
+                "200",
+                "--beta",
+                "5",
+                "--trials",
+                "1",
+                "--json",
+                str(tmp_path / "b.json"),
+            ]
+        )
+        == 0
+    )
     s = strict_json(tmp_path / "b.json")
     assert s["l1"]["Y_f_lin"] is None  # its bulk has no value inside the histogram range
     assert "Warning" not in capsys.readouterr().err
 
 
 def test_law_refuses_a_theta1_whose_law_overflows(tmp_path, capsys):
-    assert main(["law", "--theta1", "1e308", "--theta2", "1", "--json", str(tmp_path / "l.json")]) == 2
+    assert (
+        main(["law", "--theta1", "1e308", "--theta2", "1", "--json", str(tmp_path / "l.json")]) == 2
+    )
     one_line_error(capsys, "law", "theta1=1e+308 is out of range")
     assert not (tmp_path / "l.json").exists()
 
 
-@pytest.mark.parametrize("argv", [["--beta", str(PARAMETERS["beta"].high)], ["--theta1", "1e150", "--theta2", "1"]])
+@pytest.mark.parametrize(
+    "argv", [["--beta", str(PARAMETERS["beta"].high)], ["--theta1", "1e150", "--theta2", "1"]]
+)
 def test_law_at_the_end_of_the_range_is_strict_json(argv, tmp_path):
     assert main(["law", *argv, "--json", str(tmp_path / "l.json")]) == 0
     s = strict_json(tmp_path / "l.json")
@@ -75,7 +110,9 @@ def test_law_at_the_end_of_the_range_is_strict_json(argv, tmp_path):
 
 def test_beta_beyond_the_computable_range_is_one_line(capsys):
     assert main(["ladder", "--beta", "25", "--trials", "1"]) == 2
-    one_line_error(capsys, "ladder", "beta=25.0 is out of range: must be >= 0 and <= 18.8 (theta1^2")
+    one_line_error(
+        capsys, "ladder", "beta=25.0 is out of range: must be >= 0 and <= 18.8 (theta1^2"
+    )
 
 
 # ---- 11. InvalidInput, exact values, one line per kind of failure ----------------------------
@@ -86,17 +123,20 @@ def test_values_are_shown_exactly(capsys):
     one_line_error(capsys, "ladder", "beta=25.0000001 is out of range")
 
 
-@pytest.mark.parametrize("call", [
-    lambda: Config(beta=-1.0),
-    lambda: Config(d=10, remove_top_k=10),
-    lambda: validate({"nope": 1}),
-    lambda: PARAMETERS["d"].parse("x"),
-    lambda: make_grid([], [1.0], 1),
-    lambda: check_workers(0, None),
-    lambda: GaussianEquivalentLaw(-1.0, 0.0),
-    lambda: GaussianEquivalentLaw.for_f(30.0),
-    lambda: law_command.parse_points("a"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Config(beta=-1.0),
+        lambda: Config(d=10, remove_top_k=10),
+        lambda: validate({"nope": 1}),
+        lambda: PARAMETERS["d"].parse("x"),
+        lambda: make_grid([], [1.0], 1),
+        lambda: check_workers(0, None),
+        lambda: GaussianEquivalentLaw(-1.0, 0.0),
+        lambda: GaussianEquivalentLaw.for_f(30.0),
+        lambda: law_command.parse_points("a"),
+    ],
+)
 def test_validation_raises_invalid_input(call):
     with pytest.raises(InvalidInput):
         call()
@@ -133,8 +173,13 @@ def test_memory_error_is_one_line(tmp_path):
     def limit_memory():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    done = subprocess.run([sys.executable, "-m", "attnspec.cli", "ladder", "--d", str(d), "--trials", "1"],
-                          capture_output=True, text=True, timeout=300, preexec_fn=limit_memory)
+    done = subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", "ladder", "--d", str(d), "--trials", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit_memory,
+    )
     assert done.returncode == 71
     assert done.stderr.strip().splitlines()[-1].startswith("attnspec ladder: out of memory")
     assert "Traceback" not in done.stderr

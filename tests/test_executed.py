@@ -7,8 +7,11 @@ from attnspec.report import Claim, claims_markdown
 
 
 def _glue(key, data):
-    return nbformat.v4.new_output("display_data", data=data,
-                                  metadata={"scrapbook": {"name": key, "mime_prefix": "application/papermill.record/"}})
+    return nbformat.v4.new_output(
+        "display_data",
+        data=data,
+        metadata={"scrapbook": {"name": key, "mime_prefix": "application/papermill.record/"}},
+    )
 
 
 def _notebook():
@@ -18,9 +21,20 @@ def _notebook():
         _glue("x_float", {rec + "text/plain": "0.0171"}),
         _glue("x_int", {rec + "text/plain": "8"}),
         _glue("x_str", {rec + "text/plain": "'≤ 1e-12'"}),
-        _glue("x_md", {rec + "text/markdown": "**a**", rec + "text/plain": "<IPython.core.display.Markdown object>"}),
-        _glue("x_fig", {rec + "image/png": "iVBOR", rec + "text/plain": "<Figure size 10x4 with 1 Axes>"}),
-        nbformat.v4.new_output("display_data", data={"text/markdown": claims_markdown([Claim("c", "1", "< 2", True)])}),
+        _glue(
+            "x_md",
+            {
+                rec + "text/markdown": "**a**",
+                rec + "text/plain": "<IPython.core.display.Markdown object>",
+            },
+        ),
+        _glue(
+            "x_fig",
+            {rec + "image/png": "iVBOR", rec + "text/plain": "<Figure size 10x4 with 1 Axes>"},
+        ),
+        nbformat.v4.new_output(
+            "display_data", data={"text/markdown": claims_markdown([Claim("c", "1", "< 2", True)])}
+        ),
     ]
     nb = nbformat.v4.new_notebook()
     nb.cells = [cell]

@@ -20,7 +20,9 @@ def test_trial_rng_is_child_k_of_the_seed_sequence(seed, n):
     for k in range(n):
         expected = np.random.default_rng(children[k]).standard_normal(8)
         np.testing.assert_array_equal(trial_rng(seed, k).standard_normal(8), expected)
-    assert not np.array_equal(trial_rng(seed, 0).standard_normal(8), trial_rng(seed, 1).standard_normal(8))
+    assert not np.array_equal(
+        trial_rng(seed, 0).standard_normal(8), trial_rng(seed, 1).standard_normal(8)
+    )
 
 
 def test_trial_k_does_not_depend_on_the_number_of_trials(tmp_path, monkeypatch):
@@ -66,7 +68,9 @@ def test_ladder_result_aggregates():
     assert res.D.shape == (120,)
     assert res.poly_degree == poly_degree(40, 2.0)
     assert res.theta_f == theta_f(1.0) and res.theta_q == theta_q(1.0, res.poly_degree)
-    assert res.theta_q_mc == theta_q_monte_carlo(1.0, res.poly_degree, 1000, np.random.default_rng(1))
+    assert res.theta_q_mc == theta_q_monte_carlo(
+        1.0, res.poly_degree, 1000, np.random.default_rng(1)
+    )
     for metric in ("l1", "ks", "w1"):
         dist = res.distances(metric)
         assert set(dist) == set(MODEL_NAMES)
@@ -97,7 +101,9 @@ D_STAT, TRIALS_STAT, BETA_STAT = 1000, 5, 1.0
 @pytest.fixture(scope="module")
 def ladder_1000():
     cfg = Config(d=D_STAT, beta=BETA_STAT, trials=TRIALS_STAT)
-    return LadderResult(cfg, [compute_trial(D_STAT, BETA_STAT, 2.0, 0, k) for k in range(TRIALS_STAT)])
+    return LadderResult(
+        cfg, [compute_trial(D_STAT, BETA_STAT, 2.0, 0, k) for k in range(TRIALS_STAT)]
+    )
 
 
 def test_s1_of_A_is_at_least_one_and_close_to_one(ladder_1000):
@@ -143,7 +149,10 @@ def test_a_subset_of_rungs_has_the_full_trials_spectra(tmp_path, monkeypatch):
         np.testing.assert_array_equal(sub[name], full[name])
     assert trial_key(36, 1.0, 2.0, 5, 1, pair)["models"] == "sqrt_d_A_perp,Y_f_lin"
     assert "models" not in trial_key(36, 1.0, 2.0, 5, 1, MODEL_NAMES)
-    assert trial_entry(36, 1.0, 2.0, 5, 1, pair).exists() and not trial_entry(36, 1.0, 2.0, 5, 1).exists()
+    assert (
+        trial_entry(36, 1.0, 2.0, 5, 1, pair).exists()
+        and not trial_entry(36, 1.0, 2.0, 5, 1).exists()
+    )
     assert cached_trial(36, 1.0, 2.0, 5, 1) is None  # a subset does not serve the full ladder
     trial(36, 1.0, 2.0, 5, 2)  # a full trial serves any subset
     assert set(cached_trial(36, 1.0, 2.0, 5, 2, ("Y",))) == {"D", "Y"}

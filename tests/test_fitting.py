@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attnspec.fitting import jackknife_se, leave_one_out, power_law_fit, rate_fit, rate_fit_jackknife
+from attnspec.fitting import (
+    jackknife_se,
+    leave_one_out,
+    power_law_fit,
+    rate_fit,
+    rate_fit_jackknife,
+)
 
 
 @pytest.mark.parametrize("n", [4, 5, 9])

@@ -30,9 +30,26 @@ def nudge(nb, factor):
 
 
 def run_nbval(path):
-    return subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
-                           f"--nbval-sanitize-with={SANITIZE}", "-p", "no:cacheprovider", "-p", "tests.nbval_glue", "-q", str(path)],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            "--nbval-current-env",
+            f"--nbval-sanitize-with={SANITIZE}",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "tests.nbval_glue",
+            "-q",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
 
 
 def test_a_glued_value_moved_by_one_millionth_fails_readably(tmp_path):
@@ -41,8 +58,10 @@ def test_a_glued_value_moved_by_one_millionth_fails_readably(tmp_path):
     nbformat.write(nb, tmp_path / "demo-chapter.ipynb")
     done = run_nbval(tmp_path / "demo-chapter.ipynb")
     assert done.returncode == 1, done.stdout
-    assert ("glued value changed: chapter demo-chapter, key demo_value: stored 0.12345612345599999, "
-            "new 0.123456, relative difference 1e-06") in done.stdout
+    assert (
+        "glued value changed: chapter demo-chapter, key demo_value: stored 0.12345612345599999, "
+        "new 0.123456, relative difference 1e-06"
+    ) in done.stdout
 
 
 def test_an_unchanged_notebook_passes(tmp_path):

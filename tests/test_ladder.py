@@ -65,7 +65,8 @@ def test_builders_match_the_seed_definitions():
         "Y_f": f(S, beta) / math.sqrt(d),
         "Y_Q": Q(S, beta, x.poly_n) / math.sqrt(d),
         "Y_Q_lin": math.sqrt(t2) * S / math.sqrt(d) + math.sqrt(t1 - t2) * W / math.sqrt(d),
-        "Y_f_lin": beta * S / math.sqrt(d) + math.sqrt(math.expm1(beta**2) - beta**2) * W / math.sqrt(d),
+        "Y_f_lin": beta * S / math.sqrt(d)
+        + math.sqrt(math.expm1(beta**2) - beta**2) * W / math.sqrt(d),
     }
     for name, M in expected.items():
         np.testing.assert_allclose(LADDER[name].build(x), M, rtol=1e-12, atol=1e-14, err_msg=name)

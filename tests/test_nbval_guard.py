@@ -16,16 +16,33 @@ pytestmark = pytest.mark.slow
 
 
 def run_nbval(path):
-    return subprocess.run([sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
-                           f"--nbval-sanitize-with={SANITIZE}", "-p", "no:cacheprovider", "-q", str(path)],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval",
+            "--nbval-current-env",
+            f"--nbval-sanitize-with={SANITIZE}",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
 
 
 def test_a_changed_printed_digit_fails_with_a_readable_diff(tmp_path):
     nb = nbformat.read(EXECUTED / "theta-statistics.ipynb", as_version=4)
     stream = next(o for c in nb.cells for o in c.get("outputs", []) if o["output_type"] == "stream")
     original = stream["text"]
-    stream["text"] = re.sub(r"\d(?=\D*$)", lambda m: str((int(m.group()) + 1) % 10), original, count=1)
+    stream["text"] = re.sub(
+        r"\d(?=\D*$)", lambda m: str((int(m.group()) + 1) % 10), original, count=1
+    )
     assert stream["text"] != original
     nbformat.write(nb, tmp_path / "theta-statistics.ipynb")
     done = run_nbval(tmp_path / "theta-statistics.ipynb")
@@ -38,7 +55,11 @@ def test_a_changed_printed_digit_fails_with_a_readable_diff(tmp_path):
 def test_sanitizers_touch_no_digits_of_results():
     cfg = configparser.ConfigParser()
     cfg.read(SANITIZE)
-    samples = ["mean s1(A) = 1.001082", "| `Y_f_lin` | 0.0506 | 0.0153 | 0.0427 |", "<Figure size 800x450 with 1 Axes>"]
+    samples = [
+        "mean s1(A) = 1.001082",
+        "| `Y_f_lin` | 0.0506 | 0.0153 | 0.0427 |",
+        "<Figure size 800x450 with 1 Axes>",
+    ]
     for section in cfg.sections():
         pattern = re.compile(cfg[section]["regex"])
         assert all(pattern.sub(cfg[section]["replace"], s) == s for s in samples), section

@@ -37,7 +37,9 @@ def quadrature_thetas(g) -> tuple[float, float]:
 
 def test_quadrature_is_exact_on_moments():
     for k in range(0, 30):
-        scale = gaussian_moment(k + k % 2)  # odd moments vanish up to the even neighbour's round-off
+        scale = gaussian_moment(
+            k + k % 2
+        )  # odd moments vanish up to the even neighbour's round-off
         assert abs(gauss_mean(_X**k) - gaussian_moment(k)) <= 1e-12 * scale
 
 

@@ -34,7 +34,9 @@ def as_table(requirements: list[str]) -> dict[str, SpecifierSet]:
 
 
 def pip_entries(env: dict) -> list[str]:
-    lists = [item["pip"] for item in env["dependencies"] if isinstance(item, dict) and "pip" in item]
+    lists = [
+        item["pip"] for item in env["dependencies"] if isinstance(item, dict) and "pip" in item
+    ]
     assert len(lists) == 1, "environment.yml needs exactly one pip: list"
     return [str(r).strip() for r in lists[0]]
 
@@ -53,7 +55,7 @@ def declared_requirements() -> list[str]:
 def locked(name: str) -> dict[str, Version]:
     """``package -> pinned version`` of a lock file, checking that every pin carries hashes."""
     pins, text = {}, (ROOT / name).read_text()
-    for block in text.split("\n") :
+    for block in text.split("\n"):
         if "==" in block and not block.startswith((" ", "#")):
             req = Requirement(block.rstrip(" \\"))
             pins[canonicalize_name(req.name)] = Version(str(req.specifier).lstrip("="))
@@ -82,7 +84,10 @@ def test_lock_pins_every_declared_package_inside_its_range():
 def test_data_lock_pins_the_makefile_data_packages():
     makefile = (ROOT / "Makefile").read_text()
     line = next(x for x in makefile.splitlines() if x.startswith("DATA_PACKAGES :="))
-    wanted = {canonicalize_name(r.split("==")[0]): Version(r.split("==")[1]) for r in line.split(":=")[1].split()}
+    wanted = {
+        canonicalize_name(r.split("==")[0]): Version(r.split("==")[1])
+        for r in line.split(":=")[1].split()
+    }
     assert locked("requirements-data.lock") == wanted
 
 
@@ -98,7 +103,9 @@ def test_environment_installs_the_project_itself():
 
 def test_environment_python_satisfies_requires_python():
     requires = SpecifierSet(pyproject()["project"]["requires-python"])
-    pythons = [d for d in environment()["dependencies"] if isinstance(d, str) and d.startswith("python")]
+    pythons = [
+        d for d in environment()["dependencies"] if isinstance(d, str) and d.startswith("python")
+    ]
     assert len(pythons) == 1
     version = pythons[0].split("=")[-1]
     assert Version(version) in requires

@@ -9,16 +9,32 @@ import pytest
 
 from attnspec.executed import claims
 from attnspec.ladder import LADDER
-from attnspec.pages import (BOOK, PAGES, StoredChapters, claims_sentence, farthest_rung, findings_markdown,
-                            ladder_notation, main, provenance_kind, read_source, rung_symbol, scientific, toc_chapter_names)
+from attnspec.pages import (
+    BOOK,
+    PAGES,
+    StoredChapters,
+    claims_sentence,
+    farthest_rung,
+    findings_markdown,
+    ladder_notation,
+    main,
+    provenance_kind,
+    read_source,
+    rung_symbol,
+    scientific,
+    toc_chapter_names,
+)
 from attnspec.report import Claim, claims_markdown
 
 REC = "application/papermill.record/"
 
 
 def glue_output(key, text):
-    return nbformat.v4.new_output("display_data", data={REC + "text/plain": text},
-                                  metadata={"scrapbook": {"name": key, "mime_prefix": REC}})
+    return nbformat.v4.new_output(
+        "display_data",
+        data={REC + "text/plain": text},
+        metadata={"scrapbook": {"name": key, "mime_prefix": REC}},
+    )
 
 
 def write_chapter(folder, name, title, glued=(), claim_list=None):
@@ -26,20 +42,41 @@ def write_chapter(folder, name, title, glued=(), claim_list=None):
     cell = nbformat.v4.new_code_cell("...")
     cell.outputs = [glue_output(k, v) for k, v in glued]
     if claim_list is not None:
-        cell.outputs.append(nbformat.v4.new_output("display_data", data={"text/markdown": claims_markdown(claim_list)}))
+        cell.outputs.append(
+            nbformat.v4.new_output(
+                "display_data", data={"text/markdown": claims_markdown(claim_list)}
+            )
+        )
     nb.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\ntext"), cell]
     nbformat.write(nb, folder / f"{name}.ipynb")
 
 
 @pytest.fixture
 def stored(tmp_path):
-    write_chapter(tmp_path, "alpha", "The alpha chapter",
-                  [("a_x", "0.0171"), ("a_small", "1.1e-05"), ("a_big", "6123456.0"), ("a_str", "'≤ 1e-12'")],
-                  [Claim("x is small", "0.0171", "|x| < 0.05", True, provenance="derived in this book"),
-                   Claim("y is large", "3", "> 5", False, "y is not large here", "")])
-    write_chapter(tmp_path, "bulk-equivalence", "Bulk",
-                  [("bulk_ks_Y", "0.0058"), ("bulk_ks_Y_f_lin", "0.0153"), ("bulk_ks_floor", "0.002"),
-                   ("bulk_l1_Y", "0.03"), ("bulk_l1_Y_f_lin", "0.05"), ("bulk_w1_Y", "0.04"), ("bulk_w1_Y_f_lin", "0.02")])
+    write_chapter(
+        tmp_path,
+        "alpha",
+        "The alpha chapter",
+        [("a_x", "0.0171"), ("a_small", "1.1e-05"), ("a_big", "6123456.0"), ("a_str", "'≤ 1e-12'")],
+        [
+            Claim("x is small", "0.0171", "|x| < 0.05", True, provenance="derived in this book"),
+            Claim("y is large", "3", "> 5", False, "y is not large here", ""),
+        ],
+    )
+    write_chapter(
+        tmp_path,
+        "bulk-equivalence",
+        "Bulk",
+        [
+            ("bulk_ks_Y", "0.0058"),
+            ("bulk_ks_Y_f_lin", "0.0153"),
+            ("bulk_ks_floor", "0.002"),
+            ("bulk_l1_Y", "0.03"),
+            ("bulk_l1_Y_f_lin", "0.05"),
+            ("bulk_w1_Y", "0.04"),
+            ("bulk_w1_Y_f_lin", "0.02"),
+        ],
+    )
     return StoredChapters(tmp_path, ["alpha", "bulk-equivalence", "never-executed"])
 
 
@@ -63,7 +100,9 @@ def test_missing_keys_and_chapters_are_shown_not_raised(stored):
 
 def test_farthest_rung_by_metric(stored):
     far = farthest_rung(stored)
-    assert f"${rung_symbol('Y_f_lin')}$ in $L_1$" in far.rung and "$Y$ in $W_1$" in far.rung  # not unanimous
+    assert (
+        f"${rung_symbol('Y_f_lin')}$ in $L_1$" in far.rung and "$Y$ in $W_1$" in far.rung
+    )  # not unanimous
     assert (far.ks, far.ks_floor, far.ks_ratio) == ("0.0153", "0.002", "7.6")
     assert "missing" in farthest_rung(stored, "alpha").rung
 
@@ -82,18 +121,27 @@ def test_findings_table_lists_every_claim_with_provenance(stored):
     assert claims_sentence(stored) == "1 of 2 claims hold"
 
 
-@pytest.mark.parametrize("text, kind", [
-    ("paper §3.2", "from a paper"), ("seed notebook", "from the seed notebook"),
-    ("derived in this book from the paper's Theorem 1", "derived in this book"),
-    ("this book's test", "derived in this book"), ("sanity check", "sanity checks"),
-    ("", "provenance not stated"), ("folklore", "other")])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("paper §3.2", "from a paper"),
+        ("seed notebook", "from the seed notebook"),
+        ("derived in this book from the paper's Theorem 1", "derived in this book"),
+        ("this book's test", "derived in this book"),
+        ("sanity check", "sanity checks"),
+        ("", "provenance not stated"),
+        ("folklore", "other"),
+    ],
+)
 def test_provenance_kind(text, kind):
     assert provenance_kind(text) == kind
 
 
 def test_claims_sentence_without_claims_is_visible(tmp_path):
     write_chapter(tmp_path, "alpha", "A", [("a_x", "1")])
-    assert "no stored chapter embeds its claims" in claims_sentence(StoredChapters(tmp_path, ["alpha"]))
+    assert "no stored chapter embeds its claims" in claims_sentence(
+        StoredChapters(tmp_path, ["alpha"])
+    )
 
 
 def test_notation_covers_every_rung_with_its_definition():
@@ -121,13 +169,19 @@ def test_check_lists_what_the_stored_pages_show_as_missing(monkeypatch, tmp_path
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("...")
-    cell.outputs = [glue_output("intro_x", "x"),
-                    nbformat.v4.new_output("display_data", data={"text/markdown": "a **[missing: `law_edge` of limit-law]**"})]
+    cell.outputs = [
+        glue_output("intro_x", "x"),
+        nbformat.v4.new_output(
+            "display_data", data={"text/markdown": "a **[missing: `law_edge` of limit-law]**"}
+        ),
+    ]
     nb.cells = [cell]
     nbformat.write(nb, tmp_path / "intro.ipynb")
     monkeypatch.setattr(pages, "BOOK", tmp_path)
     assert pages.stored_problems(("intro", "findings")) == [
-        "intro: glue key law_edge of chapter limit-law is missing", "findings: page not executed"]
+        "intro: glue key law_edge of chapter limit-law is missing",
+        "findings: page not executed",
+    ]
     assert main(["check"]) == 1
     assert "law_edge" in capsys.readouterr().out
 
@@ -143,7 +197,11 @@ def test_stored_page_is_in_sync_with_its_source_and_clean(name):
     src, run = read_source(name), nbformat.read(BOOK / f"{name}.ipynb", as_version=4)
     assert len(src.cells) == len(run.cells)
     for a, b in zip(src.cells, run.cells):
-        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (b.cell_type, b.source, b.metadata.get("tags", []))
+        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (
+            b.cell_type,
+            b.source,
+            b.metadata.get("tags", []),
+        )
     for cell in run.cells:
         assert "execution" not in cell.metadata
         for output in cell.get("outputs", []):
@@ -169,7 +227,9 @@ def test_findings_page_shows_as_many_claims_as_the_chapters_embed():
     stored = StoredChapters()
     total = sum(len(claims(stored.notebook(n))) for n in stored.names)
     page = nbformat.read(BOOK / "findings.ipynb", as_version=4)
-    text = "".join(o.get("data", {}).get("text/markdown", "") for c in page.cells for o in c.get("outputs", []))
+    text = "".join(
+        o.get("data", {}).get("text/markdown", "") for c in page.cells for o in c.get("outputs", [])
+    )
     assert f" of {total} claims hold**" in text
 
 

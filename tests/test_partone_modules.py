@@ -50,7 +50,9 @@ def test_ecdf_and_cdf_difference():
 
 def test_quadrature_reproduces_the_closed_forms():
     b, n = 1.0, 8
-    assert thetas(lambda x: f(x, b), lambda x: b * np.exp(b * x - b * b / 2)) == pytest.approx(theta_f(b), abs=1e-12)
+    assert thetas(lambda x: f(x, b), lambda x: b * np.exp(b * x - b * b / 2)) == pytest.approx(
+        theta_f(b), abs=1e-12
+    )
     dq = lambda x: math.exp(-b * b / 2) * b * taylor_exp(b * x, n - 1)
     assert thetas(lambda x: Q(x, b, n), dq) == pytest.approx(theta_q(b, n), abs=1e-12)
     assert gaussian_expectation(lambda x: x**4) == pytest.approx(3.0)
@@ -74,9 +76,14 @@ def test_normalizer_mean_is_exact_and_stats_use_trials():
     assert normalizer_mean(1.0, 1000) == pytest.approx(1 + 1 / 4000, rel=1e-6)
     rng = np.random.default_rng(1)  # Monte Carlo check of the exact mean at a small d
     d, beta = 20, 1.0
-    D = [np.exp(beta * (rng.standard_normal(d) @ rng.standard_normal((d, 50))) / np.sqrt(d)).mean()
-         / np.exp(beta**2 / 2) for _ in range(4000)]
-    assert np.mean(D) == pytest.approx(normalizer_mean(beta, d), abs=4 * np.std(D) / np.sqrt(len(D)))
+    D = [
+        np.exp(beta * (rng.standard_normal(d) @ rng.standard_normal((d, 50))) / np.sqrt(d)).mean()
+        / np.exp(beta**2 / 2)
+        for _ in range(4000)
+    ]
+    assert np.mean(D) == pytest.approx(
+        normalizer_mean(beta, d), abs=4 * np.std(D) / np.sqrt(len(D))
+    )
     with pytest.raises(InvalidInput, match="beta"):
         normalizer_mean(5.0, 10)
     st = normalizer_stats(np.array([1.0, 1.0, 2.0, 2.0]), 2)

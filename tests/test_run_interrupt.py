@@ -12,18 +12,46 @@ import pytest
 
 
 @pytest.mark.parametrize("delay", [0.0, 3.0])  # during the kernel's start-up, during execution
-@pytest.mark.parametrize("signum, status, name", [(signal.SIGINT, 130, "Ctrl-C"), (signal.SIGTERM, 143, "SIGTERM")])
+@pytest.mark.parametrize(
+    "signum, status, name", [(signal.SIGINT, 130, "Ctrl-C"), (signal.SIGTERM, 143, "SIGTERM")]
+)
 def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
     out = tmp_path / "runs"
     scratch = tmp_path / "tmp"  # the run's system temporary folder, to check it too
     scratch.mkdir()
     env = dict(os.environ, TMPDIR=str(scratch))
-    proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "run", "ladder", "-p", "d", "300", "-p", "trials", "3",
-                             "-p", "seed", "11", "-o", str(out)], start_new_session=True, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "attnspec.cli",
+            "run",
+            "ladder",
+            "-p",
+            "d",
+            "300",
+            "-p",
+            "trials",
+            "3",
+            "-p",
+            "seed",
+            "11",
+            "-o",
+            str(out),
+        ],
+        start_new_session=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 300
     # wait until the kernel runs the notebook (its connection file exists in the hidden work folder)
-    while not list(out.glob(".ladder-*/kernel.json")) and proc.poll() is None and time.time() < deadline:
+    while (
+        not list(out.glob(".ladder-*/kernel.json"))
+        and proc.poll() is None
+        and time.time() < deadline
+    ):
         time.sleep(0.1)
     assert proc.poll() is None, proc.communicate()
     time.sleep(delay)

@@ -121,7 +121,9 @@ def test_ks_below_quantile_without_removal_is_the_ordinary_distance():
 
     law = MarchenkoPastur(1.0)
     s2 = _law_sample(np.random.default_rng(1), 300)
-    assert ks_to_law_below_quantile(s2, law.cdf, law.ppf, 300, 0) == pytest.approx(ks_to_cdf(s2, law.cdf), abs=1e-15)
+    assert ks_to_law_below_quantile(s2, law.cdf, law.ppf, 300, 0) == pytest.approx(
+        ks_to_cdf(s2, law.cdf), abs=1e-15
+    )
 
 
 def test_ks_below_quantile_rejects_a_bulk_that_is_not_whole_spectra():

@@ -21,8 +21,16 @@ from distributed import LocalCluster
 from attnspec import sweep
 from attnspec.cli import main
 from attnspec.experiment import run_ladder, trial
-from attnspec.sweep import (SweepResult, cached_trial, ks_to_limit_law, local_cluster, make_grid, run_sweep, to_csv,
-                            trial_entry)
+from attnspec.sweep import (
+    SweepResult,
+    cached_trial,
+    ks_to_limit_law,
+    local_cluster,
+    make_grid,
+    run_sweep,
+    to_csv,
+    trial_entry,
+)
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
 #: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt tests.
@@ -85,25 +93,40 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_pa
     assert np.array_equal(result.table, reference.table)
     assert np.array_equal(result.pooled, reference.pooled)
     for ladder, ref in zip(result.ladders, reference.ladders):
-        assert result.pooled[(result.pooled["d"] == ladder.config.d)
-                             & (result.pooled["beta"] == ladder.config.beta)]["ks"].tolist() \
-            == list(ref.distances("ks").values())
+        assert result.pooled[
+            (result.pooled["d"] == ladder.config.d) & (result.pooled["beta"] == ladder.config.beta)
+        ]["ks"].tolist() == list(ref.distances("ks").values())
 
 
 def test_tables(cache_dir):
     result = run_sweep([250], [1.0], 16, n_workers=2)
     table, pooled, ladder = result.table, result.pooled, result.ladders[0]
-    assert set(table.dtype.names) >= {"d", "beta", "trial", "model", "ks", "w1", "ks_law", "top_sq", "s1_A", "D_std"}
+    assert set(table.dtype.names) >= {
+        "d",
+        "beta",
+        "trial",
+        "model",
+        "ks",
+        "w1",
+        "ks_law",
+        "top_sq",
+        "s1_A",
+        "D_std",
+    }
     assert table["trial"].tolist() == [k for k in range(16) for _ in range(7)]
     perp = table[table["model"] == "sqrt_d_A_perp"]
     assert np.all(perp["ks"] == 0) and np.all(perp["w1"] == 0)
-    assert np.allclose(perp["s1_A"], ladder.s1_A) and np.allclose(perp["D_std"], [t["D"].std() for t in ladder.trials])
+    assert np.allclose(perp["s1_A"], ladder.s1_A) and np.allclose(
+        perp["D_std"], [t["D"].std() for t in ladder.trials]
+    )
     assert np.allclose(table[table["model"] == "Y"]["top_sq"], ladder.s2("Y")[:, 0])
     # 4000 pooled bulk values at d = 250, beta = 1: the reference is visibly off the exact law, the
     # linear model Y_f_lin within the Kolmogorov noise level of 4000 values (1.36/sqrt(4000) = 0.022)
     law = dict(zip(pooled["model"], pooled["ks_law"]))
     assert 0.02 < law["sqrt_d_A_perp"] < 0.06 and law["Y_f_lin"] < 0.022
-    assert law["Y_f_lin"] == ks_to_limit_law(ladder.bulk("Y_f_lin"), 1.0, 250, ladder.config.remove_top_k)
+    assert law["Y_f_lin"] == ks_to_limit_law(
+        ladder.bulk("Y_f_lin"), 1.0, 250, ladder.config.remove_top_k
+    )
 
 
 def test_sweep_of_a_subset_of_rungs(cache_dir):
@@ -111,11 +134,15 @@ def test_sweep_of_a_subset_of_rungs(cache_dir):
     result = run_sweep([64], [1.0], 2, n_workers=1, models=pair)
     assert result.computed == 2 and sorted(set(result.pooled["model"])) == sorted(pair)
     assert np.isnan(result.table["s1_A"]).all()
-    full = run_ladder(result.ladders[0].config)  # a full ladder recomputes (a subset does not serve it)
+    full = run_ladder(
+        result.ladders[0].config
+    )  # a full ladder recomputes (a subset does not serve it)
     for k in range(2):
         for name in pair:
             np.testing.assert_array_equal(result.ladders[0].trials[k][name], full.trials[k][name])
-    assert run_sweep([64], [1.0], 2, n_workers=1, models=["Y"]).computed == 0  # the full trials serve it
+    assert (
+        run_sweep([64], [1.0], 2, n_workers=1, models=["Y"]).computed == 0
+    )  # the full trials serve it
 
 
 def test_grid_defaults_come_from_the_parameter_registry():
@@ -123,7 +150,8 @@ def test_grid_defaults_come_from_the_parameter_registry():
 
     cfg = make_grid([64], [1.0])[0]
     assert (cfg.trials, cfg.seed, cfg.c_poly, cfg.remove_top_k) == tuple(
-        PARAMETERS[n].default for n in ("trials", "seed", "c_poly", "remove_top_k"))
+        PARAMETERS[n].default for n in ("trials", "seed", "c_poly", "remove_top_k")
+    )
 
 
 def test_no_limit_law_at_beta_zero():
@@ -144,8 +172,11 @@ def test_damaged_entry_is_the_only_one_recomputed(cache_dir):
 def openblas_threads() -> list[int]:
     """Threads of every OpenBLAS loaded in this process (NumPy's and SciPy's scipy-openblas)."""
     libs = {line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower()}
-    getters = [getattr(ctypes.CDLL(lib), name, None) for lib in sorted(libs)
-               for name in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads")]
+    getters = [
+        getattr(ctypes.CDLL(lib), name, None)
+        for lib in sorted(libs)
+        for name in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads")
+    ]
     return [get() for get in getters if get is not None]
 
 
@@ -172,21 +203,27 @@ def test_workers_get_one_blas_thread_each():
     assert os.environ.get("OPENBLAS_NUM_THREADS") == before
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--d", "1"], "d=1 is out of range"),
-    (["--d", "64,abc"], "d='abc' is not of type int"),
-    (["--d", ""], "d='' must be a non-empty"),
-    (["--beta", "0.5,-1"], "beta=-1.0 is out of range"),
-    (["--beta", "nan"], "beta=nan must be finite"),
-    (["--trials", "0"], "trials=0 is out of range"),
-    (["--remove-top-k", "64"], "remove_top_k=64 is out of range"),
-    (["--workers", "0"], "workers=0 is out of range"),
-    (["--workers", "two"], "workers='two' is not of type int"),
-    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "workers applies to the embedded cluster only"),
-    (["--scheduler", "nonsense"], "scheduler='nonsense': cannot connect"),
-    (["--out", "missing/out.csv"], "folder"),
-    (["--out", "."], "is a folder"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--d", "1"], "d=1 is out of range"),
+        (["--d", "64,abc"], "d='abc' is not of type int"),
+        (["--d", ""], "d='' must be a non-empty"),
+        (["--beta", "0.5,-1"], "beta=-1.0 is out of range"),
+        (["--beta", "nan"], "beta=nan must be finite"),
+        (["--trials", "0"], "trials=0 is out of range"),
+        (["--remove-top-k", "64"], "remove_top_k=64 is out of range"),
+        (["--workers", "0"], "workers=0 is out of range"),
+        (["--workers", "two"], "workers='two' is not of type int"),
+        (
+            ["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+            "workers applies to the embedded cluster only",
+        ),
+        (["--scheduler", "nonsense"], "scheduler='nonsense': cannot connect"),
+        (["--out", "missing/out.csv"], "folder"),
+        (["--out", "."], "is a folder"),
+    ],
+)
 def test_invalid_input(argv, message, cache_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     args = ["--d", "64", "--beta", "1", "--trials", "1", "--out", "out.csv", *argv]
@@ -203,9 +240,24 @@ def test_empty_grid_is_refused():
 
 def test_cli_with_an_existing_scheduler(cache_dir, tmp_path, capsys):
     out = tmp_path / "sweep.csv"
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
-        assert cli("--d", "64", "--beta", "0.5,1", "--trials", "2", "--out", str(out),
-                   "--scheduler", cluster.scheduler_address) == 0
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        assert (
+            cli(
+                "--d",
+                "64",
+                "--beta",
+                "0.5,1",
+                "--trials",
+                "2",
+                "--out",
+                str(out),
+                "--scheduler",
+                cluster.scheduler_address,
+            )
+            == 0
+        )
     captured = capsys.readouterr()
     assert "computed 4 of 4 trials" in captured.err
     result = run_sweep([64], [0.5, 1.0], 2)
@@ -216,8 +268,12 @@ def test_cli_with_an_existing_scheduler(cache_dir, tmp_path, capsys):
 
 def start_slow_sweep(cache_dir: Path, out: Path) -> subprocess.Popen:
     """Start the slow grid in a subprocess; return once its first trial is in the cache."""
-    proc = subprocess.Popen([sys.executable, "-m", "attnspec.cli", "sweep", *SLOW_ARGS, "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attnspec.cli", "sweep", *SLOW_ARGS, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not entries(cache_dir):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
@@ -259,7 +315,9 @@ def test_interrupted_sweep_keeps_finished_trials_and_writes_nothing(cache_dir, t
 
 
 def test_to_csv_round_trips_exactly(tmp_path):
-    table = np.array([(1, 0.1, "Y"), (2, 1 / 3, "Y_f")], dtype=[("d", "i8"), ("x", "f8"), ("model", "U8")])
+    table = np.array(
+        [(1, 0.1, "Y"), (2, 1 / 3, "Y_f")], dtype=[("d", "i8"), ("x", "f8"), ("model", "U8")]
+    )
     to_csv(table, tmp_path / "t.csv")
     rows = read_csv(tmp_path / "t.csv")
     assert [float(r["x"]) for r in rows] == table["x"].tolist() and rows[1]["model"] == "Y_f"
@@ -268,9 +326,29 @@ def test_to_csv_round_trips_exactly(tmp_path):
 # ---- issue 12, item 10: a bounded connection to the scheduler, one line for every failure ----
 
 
-def sweep_subprocess(tmp_path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "attnspec.cli", "sweep", "--d", "50", "--beta", "1", "--trials", "1",
-                           "--out", str(tmp_path / "o.csv"), *args], capture_output=True, text=True, timeout=timeout)
+def sweep_subprocess(
+    tmp_path: Path, *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "attnspec.cli",
+            "sweep",
+            "--d",
+            "50",
+            "--beta",
+            "1",
+            "--trials",
+            "1",
+            "--out",
+            str(tmp_path / "o.csv"),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @contextlib.contextmanager
@@ -278,6 +356,7 @@ def http_server():
     """An HTTP server: it accepts the connection, then waits for a request line that never comes."""
     import http.server
     import threading
+
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -291,6 +370,7 @@ def http_server():
 def http_answering_peer():
     """A peer that answers every connection at once with an HTTP response, then keeps it open."""
     import threading
+
     listener = socket.create_server(("127.0.0.1", 0))
     conns = []
 
@@ -299,7 +379,9 @@ def http_answering_peer():
             while True:
                 conn, _ = listener.accept()
                 conns.append(conn)
-                conn.sendall(b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>\n")
+                conn.sendall(
+                    b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>\n"
+                )
 
     threading.Thread(target=serve, daemon=True).start()
     try:
@@ -321,33 +403,76 @@ def test_scheduler_that_never_answers_is_one_line(peer, tmp_path):
 
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "ucx://127.0.0.1:1"])
 def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
-    assert cli("--d", "50", "--beta", "1", "--trials", "1", "--out", str(tmp_path / "o.csv"),
-               "--scheduler", address) == 2
+    assert (
+        cli(
+            "--d",
+            "50",
+            "--beta",
+            "1",
+            "--trials",
+            "1",
+            "--out",
+            str(tmp_path / "o.csv"),
+            "--scheduler",
+            address,
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "only tcp:// addresses are supported" in err
 
 
 def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path):
     import dask
+
     # d = 6000 needs far more than the workers' 400 MB: its worker is killed, and with no retries
     # the task fails at once; d = 48 finishes on the other worker.
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="400MB", dashboard_address=None,
-                         silence_logs=50) as cluster:
-        done = subprocess.run([sys.executable, "-m", "attnspec.cli", "sweep", "--d", "48,6000", "--beta", "1",
-                               "--trials", "1", "--out", str(tmp_path / "o.csv"),
-                               "--scheduler", cluster.scheduler_address],
-                              capture_output=True, text=True, timeout=300)
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            memory_limit="400MB",
+            dashboard_address=None,
+            silence_logs=50,
+        ) as cluster,
+    ):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "attnspec.cli",
+                "sweep",
+                "--d",
+                "48,6000",
+                "--beta",
+                "1",
+                "--trials",
+                "1",
+                "--out",
+                str(tmp_path / "o.csv"),
+                "--scheduler",
+                cluster.scheduler_address,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     assert done.returncode == 75, done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("attnspec sweep: failed: the worker running trial 0 of d=6000, beta=1.0 died")
+    assert last.startswith(
+        "attnspec sweep: failed: the worker running trial 0 of d=6000, beta=1.0 died"
+    )
     assert "Traceback" not in done.stderr and not (tmp_path / "o.csv").exists()
     assert cached_trial(make_grid([48], [1.0], 1)[0], 0) is not None  # the finished trial is kept
 
 
 def test_several_sweeps_on_one_cluster(cache_dir):
     pair = ("sqrt_d_A_perp", "Y_f_lin")
-    requests = [sweep.SweepRequest([64], [0.5, 1.0], 2), sweep.SweepRequest([64, 80], [1.0], {64: 3, 80: 1}, pair)]
+    requests = [
+        sweep.SweepRequest([64], [0.5, 1.0], 2),
+        sweep.SweepRequest([64, 80], [1.0], {64: 3, 80: 1}, pair),
+    ]
     first, second = sweep.run_sweeps(requests, n_workers=2)
     # (64, 1.0) trials 0, 1 are full (first request), trial 2 a subset; (80, 1.0) trial 0 a subset; (64, 0.5) x 2
     assert first.computed == 6 and len(entries(cache_dir)) == 6
@@ -355,6 +480,8 @@ def test_several_sweeps_on_one_cluster(cache_dir):
     assert all(L.models == list(pair) for L in second.ladders)
     full = run_ladder(first.ladders[1].config)
     for k in range(2):
-        np.testing.assert_array_equal(second.ladders[0].trials[k]["Y_f_lin"], full.trials[k]["Y_f_lin"])
+        np.testing.assert_array_equal(
+            second.ladders[0].trials[k]["Y_f_lin"], full.trials[k]["Y_f_lin"]
+        )
     again = sweep.run_sweeps(requests)
     assert again[0].computed == 0 and np.array_equal(again[1].pooled, second.pooled)

@@ -13,7 +13,15 @@ from attnspec.nonlinearity import theta_f, theta_q
 from attnspec.theory import GaussianEquivalentLaw, MarchenkoPastur, normalizer_std
 
 BETA1 = (math.e - 1.0, 1.0)  # theta_f(1)
-PARAMS = [BETA1, (1.0, 0.0), (1.0, 1.0), (1.0, 0.5), (2.5, 0.1), (1.6860913, 0.9964998), (1.0, 1.0 - 1e-9)]
+PARAMS = [
+    BETA1,
+    (1.0, 0.0),
+    (1.0, 1.0),
+    (1.0, 0.5),
+    (2.5, 0.1),
+    (1.6860913, 0.9964998),
+    (1.0, 1.0 - 1e-9),
+]
 
 
 def second_moment(theta1: float, theta2: float) -> float:
@@ -68,7 +76,9 @@ def test_edge_at_beta_1(law):
 
 def test_edge_limits():
     assert GaussianEquivalentLaw(2.0, 0.0).edge == pytest.approx(8.0, rel=1e-14)  # 4 theta1
-    assert GaussianEquivalentLaw(2.0, 2.0).edge == pytest.approx(27.0 / 2.0, rel=1e-14)  # 27 theta/4
+    assert GaussianEquivalentLaw(2.0, 2.0).edge == pytest.approx(
+        27.0 / 2.0, rel=1e-14
+    )  # 27 theta/4
 
 
 @pytest.mark.parametrize("theta", PARAMS)
@@ -89,7 +99,9 @@ def test_density_integrates_to_one(theta):
     # independently of the Chebyshev quadrature: scipy quad with lambda = t^3 (removes the
     # lambda^{-1/2} or lambda^{-2/3} singularity at 0)
     top = g.edge ** (1 / 3)
-    total, _ = quad(lambda t: 3 * t * t * g.pdf(t**3), 0.0, top, limit=400, epsabs=1e-12, epsrel=1e-12)
+    total, _ = quad(
+        lambda t: 3 * t * t * g.pdf(t**3), 0.0, top, limit=400, epsabs=1e-12, epsrel=1e-12
+    )
     assert total == pytest.approx(1.0, abs=1e-8)
 
 
@@ -119,7 +131,14 @@ def test_moment_series():
 
 def test_cdf_matches_independent_quadrature(law):
     for lam in [1e-6, 0.01, 0.5, 2.0, 5.0, 8.9, 9.0]:
-        ref, _ = quad(lambda t: 2 * t * law.pdf(t * t), 0.0, math.sqrt(lam), limit=400, epsabs=1e-13, epsrel=1e-13)
+        ref, _ = quad(
+            lambda t: 2 * t * law.pdf(t * t),
+            0.0,
+            math.sqrt(lam),
+            limit=400,
+            epsabs=1e-13,
+            epsrel=1e-13,
+        )
         assert law.cdf(lam) == pytest.approx(ref, abs=1e-9)
 
 
@@ -225,7 +244,9 @@ def test_second_moment_finite_d():
         M = Y @ Y.T
         vals.append(np.sum(M * M) / d)
     assert np.mean(vals) == pytest.approx(second_moment(theta1, theta2), rel=0.02)
-    assert GaussianEquivalentLaw(theta1, theta2).moment(2) == pytest.approx(second_moment(theta1, theta2))
+    assert GaussianEquivalentLaw(theta1, theta2).moment(2) == pytest.approx(
+        second_moment(theta1, theta2)
+    )
 
 
 def test_constructors():
@@ -306,7 +327,9 @@ def test_rvs_reproducible():
 
 def test_normalizer_std():
     assert normalizer_std(1.0, 1000) == pytest.approx(0.0471, abs=5e-5)
-    assert normalizer_std(1.0, 1000) == pytest.approx(math.sqrt((math.e - 1 + 0.5) / 1000), rel=1e-14)
+    assert normalizer_std(1.0, 1000) == pytest.approx(
+        math.sqrt((math.e - 1 + 0.5) / 1000), rel=1e-14
+    )
     assert normalizer_std(0.0, 10) == 0.0
     out = normalizer_std(np.array([0.5, 1.0]), 1000)
     assert out.shape == (2,) and out[1] == pytest.approx(normalizer_std(1.0, 1000))
@@ -321,7 +344,9 @@ def test_normalizer_std_matches_simulation():
     assert np.std(D) == pytest.approx(normalizer_std(beta, d), rel=0.05)
 
 
-@pytest.mark.parametrize("beta, d, name", [(-1.0, 10, "beta"), (math.nan, 10, "beta"), (1.0, 0, "d"), (1.0, "x", "d")])
+@pytest.mark.parametrize(
+    "beta, d, name", [(-1.0, 10, "beta"), (math.nan, 10, "beta"), (1.0, 0, "d"), (1.0, "x", "d")]
+)
 def test_normalizer_std_invalid(beta, d, name):
     with pytest.raises(ValueError, match=f"^{name}="):
         normalizer_std(beta, d)

@@ -17,8 +17,19 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     listed = chapters()
     if args.json:
-        print(json.dumps([{"name": c.name, "title": c.title,
-                           "parameters": [p.as_dict() for p in c.parameters]} for c in listed], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": c.name,
+                        "title": c.title,
+                        "parameters": [p.as_dict() for p in c.parameters],
+                    }
+                    for c in listed
+                ],
+                indent=2,
+            )
+        )
         return 0
     for c in listed:
         print(f"{c.name}: {c.title}")

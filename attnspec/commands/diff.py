@@ -16,9 +16,16 @@ from ..provenance import diff, format_text, load, published
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("diff", help="compare the glued values and claims of two runs of a chapter")
+    parser = sub.add_parser(
+        "diff", help="compare the glued values and claims of two runs of a chapter"
+    )
     parser.add_argument("a", metavar="A", help="results file or run folder (the re-run)")
-    parser.add_argument("b", metavar="B", nargs="?", help="results file or run folder (default: the published chapter)")
+    parser.add_argument(
+        "b",
+        metavar="B",
+        nargs="?",
+        help="results file or run folder (default: the published chapter)",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
     parser.set_defaults(run=run)
 

@@ -19,8 +19,13 @@ def add_parameter_options(parser: argparse.ArgumentParser, names: list[str]) -> 
     """One ``--name`` option per parameter, parsed and range-checked by :data:`PARAMETERS`."""
     for name in names:
         p = PARAMETERS[name]
-        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, default=p.default, type=str,
-                            help=f"{p.help} ({p.type_name}, {p.range_text}; default {p.default})")
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=name,
+            default=p.default,
+            type=str,
+            help=f"{p.help} ({p.type_name}, {p.range_text}; default {p.default})",
+        )
 
 
 def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
@@ -35,9 +40,12 @@ def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
 def add_parser(sub) -> None:
     parser = sub.add_parser("ladder", help="run the seven-model ladder and print its diagnostics")
     add_parameter_options(parser, OPTIONS)
-    parser.add_argument("--json", metavar="PATH",
-                        help="also write the summary as JSON to PATH (written before anything is printed); "
-                        "an L1 distance is null when a bulk has no values inside the histogram range")
+    parser.add_argument(
+        "--json",
+        metavar="PATH",
+        help="also write the summary as JSON to PATH (written before anything is printed); "
+        "an L1 distance is null when a bulk has no values inside the histogram range",
+    )
     parser.set_defaults(run=run)
 
 
@@ -74,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
     cfg = Config(**parse_parameters(args, OPTIONS))
     if args.json is not None:
         check_writable(args.json)
-    with np.errstate(invalid="ignore"):  # an empty histogram range gives an undefined (NaN) L1 distance
+    with np.errstate(
+        invalid="ignore"
+    ):  # an empty histogram range gives an undefined (NaN) L1 distance
         summary = run_ladder(cfg, progress=True).summary()
     if args.json is not None:
         write_json(args.json, finite_or_null(summary))

@@ -22,17 +22,29 @@ def add_parser(sub) -> None:
         description="Edge, mean, pdf and cdf of the limit law of the squared singular values of "
         "Y = sqrt(theta2) S/sqrt(d) + sqrt(theta1 - theta2) W/sqrt(d).",
     )
-    parser.add_argument("--beta", default=str(beta.default),
-                        help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
-                        f"({beta.type_name}, {beta.range_text}; default {beta.default})")
+    parser.add_argument(
+        "--beta",
+        default=str(beta.default),
+        help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
+        f"({beta.type_name}, {beta.range_text}; default {beta.default})",
+    )
     parser.add_argument("--theta1", help="override theta1 (float > 0; give together with --theta2)")
-    parser.add_argument("--theta2", help="override theta2 (float, 0 <= theta2 <= theta1; give together with --theta1)")
-    parser.add_argument("--at", metavar="X1,X2,...",
-                        help="points lambda at which to evaluate pdf and cdf "
-                        "(default: 0.1, 0.25, 0.5, 0.75, 0.9 times the edge, to 4 significant digits)")
-    parser.add_argument("--json", metavar="PATH",
-                        help="also write theta1, theta2, edge, mean, pdf and cdf ({point: value}) as JSON to PATH; "
-                        "the infinite pdf at 0 is written as null")
+    parser.add_argument(
+        "--theta2",
+        help="override theta2 (float, 0 <= theta2 <= theta1; give together with --theta1)",
+    )
+    parser.add_argument(
+        "--at",
+        metavar="X1,X2,...",
+        help="points lambda at which to evaluate pdf and cdf "
+        "(default: 0.1, 0.25, 0.5, 0.75, 0.9 times the edge, to 4 significant digits)",
+    )
+    parser.add_argument(
+        "--json",
+        metavar="PATH",
+        help="also write theta1, theta2, edge, mean, pdf and cdf ({point: value}) as JSON to PATH; "
+        "the infinite pdf at 0 is written as null",
+    )
     parser.set_defaults(run=run)
 
 
@@ -64,7 +76,9 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     if (args.theta1 is None) != (args.theta2 is None):
         raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
     if args.theta1 is not None:
-        law = GaussianEquivalentLaw(_parse_float("theta1", args.theta1), _parse_float("theta2", args.theta2))
+        law = GaussianEquivalentLaw(
+            _parse_float("theta1", args.theta1), _parse_float("theta2", args.theta2)
+        )
         return law, "given"
     return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta!r}"
 
@@ -78,7 +92,9 @@ def summary(law: GaussianEquivalentLaw, points: list[float]) -> dict:
         "theta2": law.theta2,
         "edge": float(law.edge),
         "mean": float(law.mean()),
-        "pdf": {k: float(v) if math.isfinite(v) else None for k, v in zip(keys, pdf)},  # pdf(0) = inf -> null
+        "pdf": {
+            k: float(v) if math.isfinite(v) else None for k, v in zip(keys, pdf)
+        },  # pdf(0) = inf -> null
         "cdf": {k: float(v) for k, v in zip(keys, cdf)},
     }
 
@@ -103,7 +119,10 @@ def format_summary(s: dict, origin: str) -> str:
         "",
         f"{'lambda':>14}  {'pdf':>12}  {'cdf':>10}",
     ]
-    lines += [f"{_num(float(k)):>14}  {_num(_inf(s['pdf'][k])):>12}  {s['cdf'][k]:10.6f}" for k in s["pdf"]]
+    lines += [
+        f"{_num(float(k)):>14}  {_num(_inf(s['pdf'][k])):>12}  {s['cdf'][k]:10.6f}"
+        for k in s["pdf"]
+    ]
     return "\n".join(lines)
 
 

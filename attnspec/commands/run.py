@@ -35,7 +35,11 @@ def interrupts(written: list[Path]):
         logging.disable(logging.CRITICAL)  # the kernel gets the signal too: its death is expected
         cleanup.now()
         name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
-        kept = f"kept {', '.join(p.name for p in written)}; no partial file" if written else "nothing written"
+        kept = (
+            f"kept {', '.join(p.name for p in written)}; no partial file"
+            if written
+            else "nothing written"
+        )
         print(f"attnspec run: interrupted ({name}); {kept}", file=sys.stderr, flush=True)
         os._exit(128 + signum)
 
@@ -50,12 +54,27 @@ def interrupts(written: list[Path]):
 def add_parser(sub) -> None:
     parser = sub.add_parser("run", help="re-execute a chapter with new parameters")
     parser.add_argument("chapter", help="short name, as listed by `attnspec chapters`")
-    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                        help="set a parameter (repeatable)")
-    parser.add_argument("-o", "--output", default=".", metavar="DIR",
-                        help="output folder, created if missing (default: .)")
-    parser.add_argument("--html", action="store_true",
-                        help="also write CHAPTER.html, rendered like the book, self-contained and offline")
+    parser.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help="set a parameter (repeatable)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        default=".",
+        metavar="DIR",
+        help="output folder, created if missing (default: .)",
+    )
+    parser.add_argument(
+        "--html",
+        action="store_true",
+        help="also write CHAPTER.html, rendered like the book, self-contained and offline",
+    )
     parser.set_defaults(run=run)
 
 

@@ -19,19 +19,33 @@ LISTS = ["d", "beta"]
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("sweep", help="run a grid of (d, beta, trial) on Dask and write a tidy CSV")
+    parser = sub.add_parser(
+        "sweep", help="run a grid of (d, beta, trial) on Dask and write a tidy CSV"
+    )
     for name in LISTS:
         p = PARAMETERS[name]
-        parser.add_argument(f"--{name}", default=str(p.default), metavar="LIST",
-                            help=f"comma-separated values of {name}: {p.help} "
-                                 f"({p.type_name}, {p.range_text}; default {p.default})")
+        parser.add_argument(
+            f"--{name}",
+            default=str(p.default),
+            metavar="LIST",
+            help=f"comma-separated values of {name}: {p.help} "
+            f"({p.type_name}, {p.range_text}; default {p.default})",
+        )
     add_parameter_options(parser, OPTIONS)
-    parser.add_argument("--out", metavar="PATH", required=True,
-                        help="CSV file to write: one row per (d, beta, trial, model)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="address of an existing Dask scheduler (default: start a local cluster)")
-    parser.add_argument("--workers", metavar="N",
-                        help="workers of the local cluster (default: one per core)")
+    parser.add_argument(
+        "--out",
+        metavar="PATH",
+        required=True,
+        help="CSV file to write: one row per (d, beta, trial, model)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="address of an existing Dask scheduler (default: start a local cluster)",
+    )
+    parser.add_argument(
+        "--workers", metavar="N", help="workers of the local cluster (default: one per core)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -57,8 +71,11 @@ def format_pooled(result: SweepResult) -> str:
     """The pooled table with fixed decimals, one line per (d, beta, model)."""
     names = list(DISTANCES)
     head = f"{'d':>6}  {'beta':>6}  {'model':>14}  " + "  ".join(f"{n:>8}" for n in names)
-    rows = [f"{r['d']:6d}  {r['beta']:6.3f}  {r['model']:>14}  " + "  ".join(f"{r[n]:8.4f}" for n in names)
-            for r in result.pooled]
+    rows = [
+        f"{r['d']:6d}  {r['beta']:6.3f}  {r['model']:>14}  "
+        + "  ".join(f"{r[n]:8.4f}" for n in names)
+        for r in result.pooled
+    ]
     title = f"bulk pooled over trials, distances to {REFERENCE}"
     return "\n".join([title, head, *rows])
 
@@ -87,12 +104,16 @@ def run(args: argparse.Namespace) -> int:
     check_workers(workers, args.scheduler)
     check_writable(args.out, "--out")
     with interrupt_guard() as interrupted:
-        result = run_sweep(**lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True)
+        result = run_sweep(
+            **lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True
+        )
     if interrupted():  # Dask may swallow the KeyboardInterrupt while it waits; the flag does not
         raise KeyboardInterrupt
     to_csv(result.table, args.out)
     total = sum(len(r.trials) for r in result.ladders)
-    print(f"computed {result.computed} of {total} trials, {total - result.computed} read from the cache",
-          file=sys.stderr)
+    print(
+        f"computed {result.computed} of {total} trials, {total - result.computed} read from the cache",
+        file=sys.stderr,
+    )
     print(format_pooled(result))
     return 0

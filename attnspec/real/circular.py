@@ -105,7 +105,10 @@ def circular_w1_to_uniform(phi) -> float:
     hi = np.arange(m + 1) / m - left  # g at the left end of segment k
     lo = hi - (right - left)  # g at its right end
     lo_s, hi_s = np.sort(lo), np.sort(hi)
-    cum_lo, cum_hi = np.concatenate([[0.0], np.cumsum(lo_s)]), np.concatenate([[0.0], np.cumsum(hi_s)])
+    cum_lo, cum_hi = (
+        np.concatenate([[0.0], np.cumsum(lo_s)]),
+        np.concatenate([[0.0], np.cumsum(hi_s)]),
+    )
 
     def mass_below(a: np.ndarray) -> np.ndarray:
         # sum_k clip(a - lo_k, 0, hi_k - lo_k) = sum_k (a - lo_k)_+ - (a - hi_k)_+
@@ -132,4 +135,6 @@ def angle_discrepancies(phi, bins: int = ANGLE_BINS) -> AngleDistances:
     :func:`kl_to_uniform` (B = ``bins``), :func:`kolmogorov_to_uniform`,
     :func:`circular_w1_to_uniform`.
     """
-    return AngleDistances(kl_to_uniform(phi, bins), kolmogorov_to_uniform(phi), circular_w1_to_uniform(phi))
+    return AngleDistances(
+        kl_to_uniform(phi, bins), kolmogorov_to_uniform(phi), circular_w1_to_uniform(phi)
+    )

@@ -31,7 +31,9 @@ def canonical_scores(sigma_S, n: int) -> np.ndarray:
     """
     sigma = np.sort(np.asarray(sigma_S, dtype=float))[::-1]
     if sigma.ndim != 1 or sigma.size > n or np.any(sigma < 0):
-        raise InvalidInput(f"sigma_S must hold at most n = {n} non-negative values, got shape {sigma.shape}")
+        raise InvalidInput(
+            f"sigma_S must hold at most n = {n} non-negative values, got shape {sigma.shape}"
+        )
     return np.concatenate([sigma, np.zeros(n - sigma.size)])
 
 

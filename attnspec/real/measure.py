@@ -117,8 +117,17 @@ def _key(model: str, text: str) -> tuple[int, int]:
     return list(MODELS).index(model), list(TEXT_NAMES).index(text)
 
 
-def head_record(model: str, text: str, layer: int, head: int, A: np.ndarray, S: np.ndarray,
-                spectra: bool = True, draws: int = 0, seed: int = 0) -> HeadRecord:
+def head_record(
+    model: str,
+    text: str,
+    layer: int,
+    head: int,
+    A: np.ndarray,
+    S: np.ndarray,
+    spectra: bool = True,
+    draws: int = 0,
+    seed: int = 0,
+) -> HeadRecord:
     r"""Measure one head: the rotation's eigen-angles, optionally spectra and the literal reading.
 
     Parameters
@@ -147,15 +156,36 @@ def head_record(model: str, text: str, layer: int, head: int, A: np.ndarray, S: 
     if draws:
         literal = np.empty((draws, 2))
         for k in range(draws):
-            rng = rotation.completion_rng(seed, LITERAL_STREAM, *_key(model, text), n, layer, head, k)
+            rng = rotation.completion_rng(
+                seed, LITERAL_STREAM, *_key(model, text), n, layer, head, k
+            )
             full = rotation.seeded_full_factors(S, info.head_dim, rng)
-            literal[k] = [circular.circular_w1_to_uniform(rotation.symmetrized_eigen_angles(F)) for F in full]
-    return HeadRecord(model, text, n, layer, head, rotation.eigen_angles(rotation.polar_rotation(U, V)), sigma_S,
-                      sv_real, sv_canonical, literal)
+            literal[k] = [
+                circular.circular_w1_to_uniform(rotation.symmetrized_eigen_angles(F)) for F in full
+            ]
+    return HeadRecord(
+        model,
+        text,
+        n,
+        layer,
+        head,
+        rotation.eigen_angles(rotation.polar_rotation(U, V)),
+        sigma_S,
+        sv_real,
+        sv_canonical,
+        literal,
+    )
 
 
-def layer_record(model: str, text: str, layer: int, X: np.ndarray, draws: int, seed: int,
-                 bins: int = circular.ANGLE_BINS) -> LayerRecord:
+def layer_record(
+    model: str,
+    text: str,
+    layer: int,
+    X: np.ndarray,
+    draws: int,
+    seed: int,
+    bins: int = circular.ANGLE_BINS,
+) -> LayerRecord:
     r"""The paper's diagnostic on one token matrix: distances of the eigen-angles of :math:`U_X` to uniform.
 
     Draw k uses ``completion_rng(seed, 1, model, text, n, layer, 0, k)`` for the signs and the
@@ -163,23 +193,50 @@ def layer_record(model: str, text: str, layer: int, X: np.ndarray, draws: int, s
     """
     n = X.shape[0]
     frame = rotation.token_frame(X)
-    rows = [_distances(rotation.seeded_completion(
-        frame, rotation.completion_rng(seed, TOKEN_STREAM, *_key(model, text), n, layer, 0, k)), bins)
-        for k in range(draws)]
+    rows = [
+        _distances(
+            rotation.seeded_completion(
+                frame,
+                rotation.completion_rng(seed, TOKEN_STREAM, *_key(model, text), n, layer, 0, k),
+            ),
+            bins,
+        )
+        for k in range(draws)
+    ]
     return LayerRecord(model, text, n, layer, frame.shape[1], np.array(rows).reshape(draws, 3))
 
 
-def _measure(model: str, text: str, lengths: list[int], chosen: set[int], literal_heads: set, draws: int,
-             seed: int, bins: int, tokens: bool) -> TextMeasurement:
+def _measure(
+    model: str,
+    text: str,
+    lengths: list[int],
+    chosen: set[int],
+    literal_heads: set,
+    draws: int,
+    seed: int,
+    bins: int,
+    tokens: bool,
+) -> TextMeasurement:
     info = get_model(model)
     body = read_text(text)
     heads: dict[int, list[HeadRecord]] = {n: [] for n in lengths}
     layers: dict[int, list[LayerRecord]] = {n: [] for n in lengths}
 
     def measure_layer(n, p, attention, scores, X):
-        heads[n].extend(head_record(model, text, p.index, h, attention[h], scores[h], spectra=h in chosen,
-                                    draws=draws if (p.index, h) in literal_heads else 0, seed=seed)
-                        for h in range(info.heads))
+        heads[n].extend(
+            head_record(
+                model,
+                text,
+                p.index,
+                h,
+                attention[h],
+                scores[h],
+                spectra=h in chosen,
+                draws=draws if (p.index, h) in literal_heads else 0,
+                seed=seed,
+            )
+            for h in range(info.heads)
+        )
         if tokens:
             layers[n].append(layer_record(model, text, p.index, X, draws, seed, bins))
 
@@ -192,12 +249,23 @@ def _measure(model: str, text: str, lengths: list[int], chosen: set[int], litera
         for n in (n for n in lengths if n <= total):
             for p in iter_layers(model, body, n):
                 measure_layer(n, p, p.attention, p.scores, p.hidden_in)
-    return TextMeasurement([r for n in lengths for r in heads[n]], [r for n in lengths for r in layers[n]])
+    return TextMeasurement(
+        [r for n in lengths for r in heads[n]], [r for n in lengths for r in layers[n]]
+    )
 
 
 #: the arrays of a cached text measurement (their shapes depend on the text and the lengths)
-PACKED = ("head_meta", "angles", "angles_size", "sigma_S", "sv_real", "sv_canonical", "literal", "layer_meta",
-          "layer_distances")
+PACKED = (
+    "head_meta",
+    "angles",
+    "angles_size",
+    "sigma_S",
+    "sv_real",
+    "sv_canonical",
+    "literal",
+    "layer_meta",
+    "layer_distances",
+)
 
 
 def _pack(m: TextMeasurement) -> dict[str, np.ndarray]:
@@ -205,16 +273,22 @@ def _pack(m: TextMeasurement) -> dict[str, np.ndarray]:
     spec = [r for r in h if r.sv_real is not None]
     lit = [r for r in h if r.literal_w1 is not None]
     return {
-        "head_meta": np.array([[r.n, r.layer, r.head, r.sv_real is not None, r.literal_w1 is not None] for r in h],
-                              dtype=np.int64).reshape(-1, 5),
+        "head_meta": np.array(
+            [[r.n, r.layer, r.head, r.sv_real is not None, r.literal_w1 is not None] for r in h],
+            dtype=np.int64,
+        ).reshape(-1, 5),
         "angles": np.concatenate([r.angles for r in h]) if h else np.zeros(0),
         "angles_size": np.array([r.angles.size for r in h], dtype=np.int64),
         "sigma_S": np.concatenate([r.sigma_S for r in h]) if h else np.zeros(0),
         "sv_real": np.concatenate([r.sv_real for r in spec]) if spec else np.zeros(0),
         "sv_canonical": np.concatenate([r.sv_canonical for r in spec]) if spec else np.zeros(0),
         "literal": np.stack([r.literal_w1 for r in lit]) if lit else np.zeros((0, 0, 2)),
-        "layer_meta": np.array([[r.n, r.layer, r.rank] for r in m.layers], dtype=np.int64).reshape(-1, 3),
-        "layer_distances": (np.stack([r.distances for r in m.layers]) if m.layers else np.zeros((0, 0, 3))),
+        "layer_meta": np.array([[r.n, r.layer, r.rank] for r in m.layers], dtype=np.int64).reshape(
+            -1, 3
+        ),
+        "layer_distances": (
+            np.stack([r.distances for r in m.layers]) if m.layers else np.zeros((0, 0, 3))
+        ),
     }
 
 
@@ -225,20 +299,42 @@ def _unpack(model: str, text: str, a: dict[str, np.ndarray]) -> TextMeasurement:
     for (n, layer, head, has_spec, has_lit), s, e in zip(a["head_meta"].tolist(), starts, ends):
         sv_real = sv_can = literal = None
         if has_spec:
-            sv_real, sv_can = a["sv_real"][sv_at:sv_at + n], a["sv_canonical"][sv_at:sv_at + n]
+            sv_real, sv_can = a["sv_real"][sv_at : sv_at + n], a["sv_canonical"][sv_at : sv_at + n]
             sv_at += n
         if has_lit:
             literal, lit_at = a["literal"][lit_at], lit_at + 1
-        heads.append(HeadRecord(model, text, n, layer, head, a["angles"][s:e], a["sigma_S"][s:e], sv_real, sv_can,
-                                literal))
-    layers = [LayerRecord(model, text, n, layer, rank, d)
-              for (n, layer, rank), d in zip(a["layer_meta"].tolist(), a["layer_distances"])]
+        heads.append(
+            HeadRecord(
+                model,
+                text,
+                n,
+                layer,
+                head,
+                a["angles"][s:e],
+                a["sigma_S"][s:e],
+                sv_real,
+                sv_can,
+                literal,
+            )
+        )
+    layers = [
+        LayerRecord(model, text, n, layer, rank, d)
+        for (n, layer, rank), d in zip(a["layer_meta"].tolist(), a["layer_distances"])
+    ]
     return TextMeasurement(heads, layers)
 
 
-def measure_text(model: str, text: str, lengths, spectrum_heads: int | None = None, literal_heads=(),
-                 draws: int = 5, seed: int = 0, bins: int = circular.ANGLE_BINS,
-                 tokens: bool = True) -> TextMeasurement:
+def measure_text(
+    model: str,
+    text: str,
+    lengths,
+    spectrum_heads: int | None = None,
+    literal_heads=(),
+    draws: int = 5,
+    seed: int = 0,
+    bins: int = circular.ANGLE_BINS,
+    tokens: bool = True,
+) -> TextMeasurement:
     r"""Measure every head and every layer of a model on one shipped text at each length.
 
     The encoder runs once per length (bidirectional attention on n tokens depends on all n); the
@@ -276,11 +372,34 @@ def measure_text(model: str, text: str, lengths, spectrum_heads: int | None = No
     m = info.heads if spectrum_heads is None else max(1, min(int(spectrum_heads), info.heads))
     chosen = sorted(set(np.linspace(0, info.heads - 1, m).round().astype(int).tolist()))
     literal = sorted({(int(l), int(h)) for l, h in literal_heads})
-    params = {"model": model, "text": text, "lengths": "-".join(map(str, lengths)),
-              "heads": "-".join(map(str, chosen)), "literal": "-".join(f"{l}.{h}" for l, h in literal),
-              "draws": int(draws), "seed": int(seed), "bins": int(bins), "tokens": int(bool(tokens)),
-              "record": RECORD_FORMAT}
-    arrays = cache.cached("realtext", params, lambda: _pack(
-        _measure(model, text, lengths, set(chosen), set(literal), int(draws), int(seed), int(bins), bool(tokens))),
-        expected=dict.fromkeys(PACKED))
+    params = {
+        "model": model,
+        "text": text,
+        "lengths": "-".join(map(str, lengths)),
+        "heads": "-".join(map(str, chosen)),
+        "literal": "-".join(f"{l}.{h}" for l, h in literal),
+        "draws": int(draws),
+        "seed": int(seed),
+        "bins": int(bins),
+        "tokens": int(bool(tokens)),
+        "record": RECORD_FORMAT,
+    }
+    arrays = cache.cached(
+        "realtext",
+        params,
+        lambda: _pack(
+            _measure(
+                model,
+                text,
+                lengths,
+                set(chosen),
+                set(literal),
+                int(draws),
+                int(seed),
+                int(bins),
+                bool(tokens),
+            )
+        ),
+        expected=dict.fromkeys(PACKED),
+    )
     return _unpack(model, text, arrays)

@@ -133,7 +133,9 @@ def iter_layers(model: str, text: str, max_tokens: int) -> Iterator[LayerPass]:
         Largest number of tokens :math:`n`.
     """
     info = get_model(model)
-    return _trace.iter_layers(info.embed, info.layer, info.encode(text, max_tokens).ids, info.layers)
+    return _trace.iter_layers(
+        info.embed, info.layer, info.encode(text, max_tokens).ids, info.layers
+    )
 
 
 def attention_maps(model: str, text: str, max_tokens: int = 512) -> tuple[np.ndarray, int]:

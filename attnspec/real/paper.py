@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class PaperValue:
-    """One reported number.
+    r"""One reported number.
 
     Attributes
     ----------

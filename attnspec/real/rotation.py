@@ -66,8 +66,9 @@ PI_SNAP = 1e-7
 COMPLETION_STREAM = 4
 
 
-def score_factors(S: np.ndarray, rank: int | None = None, rtol: float = RANK_RTOL
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def score_factors(
+    S: np.ndarray, rank: int | None = None, rtol: float = RANK_RTOL
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Nonzero singular values and singular vectors of a low-rank score matrix.
 
     For :math:`n \le` ``rank`` + :data:`OVERSAMPLE` a dense SVD; otherwise a range finder with a
@@ -145,7 +146,9 @@ def polar_rotation(U: np.ndarray, V: np.ndarray) -> np.ndarray:
     """
     U, V = np.asarray(U, dtype=float), np.asarray(V, dtype=float)
     if U.shape != V.shape or U.ndim != 2 or U.shape[1] > U.shape[0]:
-        raise InvalidInput(f"U and V must have the same shape (n, r) with r <= n, got {U.shape} and {V.shape}")
+        raise InvalidInput(
+            f"U and V must have the same shape (n, r) with r <= n, got {U.shape} and {V.shape}"
+        )
     return polar_factor(V.T @ U)
 
 
@@ -194,8 +197,12 @@ def symmetrized_eigen_angles(W: np.ndarray) -> np.ndarray:
     if W.ndim != 2 or W.shape[0] != W.shape[1]:
         raise InvalidInput(f"W must be a square matrix, got shape {W.shape}")
     phi = np.arccos(np.clip(np.linalg.eigvalsh((W + W.T) / 2), -1.0, 1.0))
-    phi[phi > math.pi - PI_SNAP] = math.pi  # eigenvalue -1: keep it at the cut, not at -pi + round-off
-    return np.sort(np.concatenate([-phi[phi < math.pi], phi, [math.pi] * int(np.sum(phi >= math.pi))]))
+    phi[phi > math.pi - PI_SNAP] = (
+        math.pi
+    )  # eigenvalue -1: keep it at the cut, not at -pi + round-off
+    return np.sort(
+        np.concatenate([-phi[phi < math.pi], phi, [math.pi] * int(np.sum(phi >= math.pi))])
+    )
 
 
 def haar_orthogonal(r: int, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -288,8 +295,9 @@ def haar_completion(F: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return Q * signs
 
 
-def seeded_full_factors(S: np.ndarray, rank: int | None, rng: np.random.Generator
-                        ) -> tuple[np.ndarray, np.ndarray]:
+def seeded_full_factors(
+    S: np.ndarray, rank: int | None, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Full :math:`n \times n` singular factors of a score matrix under a seeded convention.
 
     The literal reading of the paper's diagnostic made canonical: the :math:`r` nonzero singular

@@ -52,7 +52,9 @@ class Study:
         return self.lengths[model][-1] if self.lengths[model] else None
 
 
-def run_study(lengths, n_texts: int, max_heads: int, angle_bins: int, seed: int, conventions: int) -> Study:
+def run_study(
+    lengths, n_texts: int, max_heads: int, angle_bins: int, seed: int, conventions: int
+) -> Study:
     """Measure and summarize both models (parameters as in :data:`attnspec.config.PARAMETERS`)."""
     ns = sorted({int(n) for n in lengths})
     texts = tuple(TEXT_NAMES[:n_texts])
@@ -60,9 +62,17 @@ def run_study(lengths, n_texts: int, max_heads: int, angle_bins: int, seed: int,
     heads, layers = {}, {}
     for model in NAMES:
         for i, text in enumerate(texts):
-            m = measure_text(model, text, ns, spectrum_heads=max_heads,
-                             literal_heads=literal_heads(model) if i == 0 else (), draws=conventions, seed=seed,
-                             bins=angle_bins, tokens=i == 0)
+            m = measure_text(
+                model,
+                text,
+                ns,
+                spectrum_heads=max_heads,
+                literal_heads=literal_heads(model) if i == 0 else (),
+                draws=conventions,
+                seed=seed,
+                bins=angle_bins,
+                tokens=i == 0,
+            )
             for r in m.heads:
                 heads.setdefault((model, r.n), []).append(r)
             for r in m.layers:
@@ -70,17 +80,26 @@ def run_study(lengths, n_texts: int, max_heads: int, angle_bins: int, seed: int,
     run = {model: [n for n in ns if (model, n) in heads] for model in NAMES}
     spectra = {key: summary.spectrum_summary(rs, rng) for key, rs in heads.items()}
     rot = {key: summary.rotation_summary(rs, seed, angle_bins) for key, rs in heads.items()}
-    lit = {key: s for key, rs in heads.items() if (s := summary.literal_summary(rs, seed, angle_bins))}
+    lit = {
+        key: s for key, rs in heads.items() if (s := summary.literal_summary(rs, seed, angle_bins))
+    }
     tok = {key: summary.token_summary(rs, seed, angle_bins) for key, rs in layers.items()}
     slopes, reps = {}, {}
     for model in NAMES:
         if len(run[model]) >= 2:
             reps[model] = summary.srank_slope({n: heads[(model, n)] for n in run[model]}, rng)
-            lo, hi = np.quantile(reps[model][1], [(1 - uncertainty.LEVEL) / 2, (1 + uncertainty.LEVEL) / 2])
+            lo, hi = np.quantile(
+                reps[model][1], [(1 - uncertainty.LEVEL) / 2, (1 + uncertainty.LEVEL) / 2]
+            )
             s = spectra[(model, run[model][-1])]
-            slopes[model] = Interval(reps[model][0], float(lo), float(hi), s.n_texts, s.n_heads * s.n_layers)
-    diff = (uncertainty.difference_interval(reps["smollm"], reps["minilm"], n_texts=len(texts))
-            if len(reps) == 2 else None)
+            slopes[model] = Interval(
+                reps[model][0], float(lo), float(hi), s.n_texts, s.n_heads * s.n_layers
+            )
+    diff = (
+        uncertainty.difference_interval(reps["smollm"], reps["minilm"], n_texts=len(texts))
+        if len(reps) == 2
+        else None
+    )
     return Study(texts, run, heads, spectra, rot, lit, tok, slopes, diff)
 
 

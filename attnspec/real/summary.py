@@ -37,10 +37,16 @@ SPECTRUM_KEYS = ("w1", "w1_avg", "srank", "srank_c", "erank1", "erank1_c", "eran
 def head_spectrum_stats(r: HeadRecord) -> dict[str, float]:
     r"""W₁ to the canonical spectrum and to rank-one averaging, and the ranks of both maps, of one head."""
     avg = head_spectra.averaging_singular_values(r.n)
-    return {"w1": head_spectra.spectrum_w1(r.sv_real, r.sv_canonical), "w1_avg": head_spectra.spectrum_w1(r.sv_real, avg),
-            "srank": canonical.stable_rank(r.sv_real), "srank_c": canonical.stable_rank(r.sv_canonical),
-            "erank1": canonical.erank1(r.sv_real), "erank1_c": canonical.erank1(r.sv_canonical),
-            "erank2": canonical.erank2(r.sv_real), "erank2_c": canonical.erank2(r.sv_canonical)}
+    return {
+        "w1": head_spectra.spectrum_w1(r.sv_real, r.sv_canonical),
+        "w1_avg": head_spectra.spectrum_w1(r.sv_real, avg),
+        "srank": canonical.stable_rank(r.sv_real),
+        "srank_c": canonical.stable_rank(r.sv_canonical),
+        "erank1": canonical.erank1(r.sv_real),
+        "erank1_c": canonical.erank1(r.sv_canonical),
+        "erank2": canonical.erank2(r.sv_real),
+        "erank2_c": canonical.erank2(r.sv_canonical),
+    }
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,9 @@ class SpectrumSummary:
 
 
 def _values(records: list[HeadRecord]) -> tuple[list[tuple[str, int, int]], dict[str, np.ndarray]]:
-    rows = [(r.text, r.layer, r.head, head_spectrum_stats(r)) for r in records if r.sv_real is not None]
+    rows = [
+        (r.text, r.layer, r.head, head_spectrum_stats(r)) for r in records if r.sv_real is not None
+    ]
     keys = [(t, layer, h) for t, layer, h, _ in rows]
     return keys, {k: np.array([s[k] for *_, s in rows]) for k in SPECTRUM_KEYS}
 
@@ -89,15 +97,24 @@ def spectrum_summary(records: list[HeadRecord], rng: np.random.Generator) -> Spe
     layer_w1 = np.array([float(np.median(_grid(keys, values["w1"], layer))) for layer in layers])
     grid = _grid(keys, values["w1"])
     return SpectrumSummary(
-        info.name, records[0].n, stats,
+        info.name,
+        records[0].n,
+        stats,
         uncertainty.median_interval(_grid(keys, values["w1"], layers[0]), rng),
         uncertainty.median_interval(_grid(keys, values["w1"], layers[-1]), rng),
-        layer_w1, float(np.mean(values["w1_avg"] < values["w1"])), grid.shape[0], grid.shape[1] // len(layers),
-        len(layers))
+        layer_w1,
+        float(np.mean(values["w1_avg"] < values["w1"])),
+        grid.shape[0],
+        grid.shape[1] // len(layers),
+        len(layers),
+    )
 
 
-def srank_slope(records_by_n: dict[int, list[HeadRecord]], rng: np.random.Generator,
-                reps: int = uncertainty.REPS) -> tuple[float, np.ndarray]:
+def srank_slope(
+    records_by_n: dict[int, list[HeadRecord]],
+    rng: np.random.Generator,
+    reps: int = uncertainty.REPS,
+) -> tuple[float, np.ndarray]:
     r"""Slope of the median real stable rank against :math:`\log n`, with crossed bootstrap replicates."""
     ns = sorted(records_by_n)
     tables = []
@@ -134,7 +151,11 @@ class RotationSummary:
 def haar_w1_quantile(r: int, seed: int, q: float = 0.95, reps: int = HAAR_REPS) -> float:
     """The ``q`` quantile of the circular W₁ of Haar O(r) matrices (``reps`` draws, stream ``(HAAR_STREAM, 0, r)``)."""
     rng = rotation.completion_rng(seed, HAAR_STREAM, 0, r)
-    return float(np.quantile([circular.circular_w1_to_uniform(a) for a in rotation.haar_angles([r] * reps, rng)], q))
+    return float(
+        np.quantile(
+            [circular.circular_w1_to_uniform(a) for a in rotation.haar_angles([r] * reps, rng)], q
+        )
+    )
 
 
 def rotation_summary(records: list[HeadRecord], seed: int, bins: int) -> RotationSummary:
@@ -143,12 +164,21 @@ def rotation_summary(records: list[HeadRecord], seed: int, bins: int) -> Rotatio
     pooled = np.concatenate([r.angles for r in records])
     rng = rotation.completion_rng(seed, HAAR_STREAM, 1, n)
     floor = np.concatenate(rotation.haar_angles([r.rank for r in records], rng))
-    outside = [circular.circular_w1_to_uniform(r.angles) > haar_w1_quantile(r.rank, seed) for r in records]
+    outside = [
+        circular.circular_w1_to_uniform(r.angles) > haar_w1_quantile(r.rank, seed) for r in records
+    ]
     return RotationSummary(
-        records[0].model, n, circular.angle_discrepancies(pooled, bins), circular.angle_discrepancies(floor, bins),
-        float(np.mean(outside)), float(np.mean(np.cos(pooled))), float(np.mean(np.cos(pooled) ** 2)),
+        records[0].model,
+        n,
+        circular.angle_discrepancies(pooled, bins),
+        circular.angle_discrepancies(floor, bins),
+        float(np.mean(outside)),
+        float(np.mean(np.cos(pooled))),
+        float(np.mean(np.cos(pooled) ** 2)),
         int(np.median([r.rank for r in records])),
-        float(np.median([np.mean(r.sigma_S > math.log(n)) for r in records])), pooled)
+        float(np.median([np.mean(r.sigma_S > math.log(n)) for r in records])),
+        pooled,
+    )
 
 
 @dataclass(frozen=True)
@@ -179,9 +209,13 @@ class HaarFloor:
 def haar_floor(n: int, seed: int, bins: int, reps: int = 20) -> HaarFloor:
     """Haar O(n) floor from ``reps`` matrices (generator stream ``(HAAR_STREAM, 2, n)``)."""
     rng = rotation.completion_rng(seed, HAAR_STREAM, 2, n)
-    d = [circular.angle_discrepancies(rotation.symmetrized_eigen_angles(W), bins)
-         for W in rotation.haar_orthogonal(n, reps, rng)]
-    median = circular.AngleDistances(*(float(np.median([x.get(k) for x in d])) for k in ("kl", "ks", "w1")))
+    d = [
+        circular.angle_discrepancies(rotation.symmetrized_eigen_angles(W), bins)
+        for W in rotation.haar_orthogonal(n, reps, rng)
+    ]
+    median = circular.AngleDistances(
+        *(float(np.median([x.get(k) for x in d])) for k in ("kl", "ks", "w1"))
+    )
     return HaarFloor(median, float(np.quantile([x.w1 for x in d], 0.95)), reps)
 
 
@@ -209,9 +243,15 @@ def literal_summary(records: list[HeadRecord], seed: int, bins: int) -> LiteralS
     if not heads:
         return None
     w1 = np.stack([r.literal_w1 for r in heads]).mean(axis=0)  # (draws, 2)
-    return LiteralSummary(heads[0].model, heads[0].n, len(heads), Spread.of(w1[:, 0]), Spread.of(w1[:, 1]),
-                          float(np.mean([circular.circular_w1_to_uniform(r.angles) for r in heads])),
-                          haar_floor(heads[0].n, seed, bins))
+    return LiteralSummary(
+        heads[0].model,
+        heads[0].n,
+        len(heads),
+        Spread.of(w1[:, 0]),
+        Spread.of(w1[:, 1]),
+        float(np.mean([circular.circular_w1_to_uniform(r.angles) for r in heads])),
+        haar_floor(heads[0].n, seed, bins),
+    )
 
 
 @dataclass(frozen=True)
@@ -236,9 +276,16 @@ def token_summary(layers: list[LayerRecord], seed: int, bins: int) -> TokenSumma
     """Summarize the :class:`LayerRecord` list of one (model, n)."""
     n = layers[0].n
     index = sorted({r.layer for r in layers})
-    per_layer = np.stack([np.median(np.stack([r.distances for r in layers if r.layer == i]), axis=0)
-                          for i in index])  # (layers, draws, 3)
+    per_layer = np.stack(
+        [np.median(np.stack([r.distances for r in layers if r.layer == i]), axis=0) for i in index]
+    )  # (layers, draws, 3)
     med = np.median(per_layer, axis=0)  # (draws, 3)
     pooled = {k: Spread.of(med[:, j]) for j, k in enumerate(("kl", "ks", "w1"))}
-    return TokenSummary(layers[0].model, n, pooled, per_layer, min(r.rank / n for r in layers),
-                        haar_floor(n, seed, bins))
+    return TokenSummary(
+        layers[0].model,
+        n,
+        pooled,
+        per_layer,
+        min(r.rank / n for r in layers),
+        haar_floor(n, seed, bins),
+    )

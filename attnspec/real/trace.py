@@ -76,9 +76,12 @@ class LayerPass:
     scores: np.ndarray
 
 
-def iter_layers(embed: Callable[[np.ndarray], np.ndarray],
-                layer: Callable[[int, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]],
-                ids: np.ndarray, layers: int) -> Iterator[LayerPass]:
+def iter_layers(
+    embed: Callable[[np.ndarray], np.ndarray],
+    layer: Callable[[int, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]],
+    ids: np.ndarray,
+    layers: int,
+) -> Iterator[LayerPass]:
     """The one layer loop of every forward pass: embed the ids, then apply the layers in order.
 
     Each layer's arrays are handed over before the next layer runs, so a caller that drops them
@@ -92,8 +95,13 @@ def iter_layers(embed: Callable[[np.ndarray], np.ndarray],
         x = y
 
 
-def record(model: str, encoding, passes: Iterator[LayerPass], scores: bool = False,
-           logits: Callable[[np.ndarray], np.ndarray] | None = None) -> Trace:
+def record(
+    model: str,
+    encoding,
+    passes: Iterator[LayerPass],
+    scores: bool = False,
+    logits: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> Trace:
     """Collect the layers of :func:`iter_layers` into a :class:`Trace`.
 
     ``logits`` maps the last position's final state to next-token logits (decoders).

@@ -50,11 +50,15 @@ class Interval:
 def _check_table(values) -> np.ndarray:
     v = np.asarray(values, dtype=float)
     if v.ndim < 2 or v.size == 0 or not np.all(np.isfinite(v)):
-        raise InvalidInput(f"values must be a finite (..., texts, heads) table, got shape {v.shape}")
+        raise InvalidInput(
+            f"values must be a finite (..., texts, heads) table, got shape {v.shape}"
+        )
     return v
 
 
-def _indices(shape: tuple[int, int], rng: np.random.Generator, reps: int) -> tuple[np.ndarray, np.ndarray]:
+def _indices(
+    shape: tuple[int, int], rng: np.random.Generator, reps: int
+) -> tuple[np.ndarray, np.ndarray]:
     T, H = shape
     return rng.integers(0, T, (reps, T)), rng.integers(0, H, (reps, H))
 
@@ -64,7 +68,9 @@ def _bounds(replicates: np.ndarray, level: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def median_interval(values, rng: np.random.Generator, reps: int = REPS, level: float = LEVEL) -> Interval:
+def median_interval(
+    values, rng: np.random.Generator, reps: int = REPS, level: float = LEVEL
+) -> Interval:
     r"""Median of a texts × heads table with a crossed bootstrap interval.
 
     Parameters
@@ -92,7 +98,9 @@ def _slopes(medians: np.ndarray, x: np.ndarray) -> np.ndarray:
     return (medians - medians.mean(axis=-1, keepdims=True)) @ xc / float(xc @ xc)
 
 
-def slope_replicates(values, log_n, rng: np.random.Generator, reps: int = REPS) -> tuple[float, np.ndarray]:
+def slope_replicates(
+    values, log_n, rng: np.random.Generator, reps: int = REPS
+) -> tuple[float, np.ndarray]:
     r"""Least-squares slope of the median against :math:`\log n`, and its crossed bootstrap replicates.
 
     ``values`` has shape ``(L, T, H)``: L lengths, the same T texts and H heads at every length.
@@ -102,14 +110,18 @@ def slope_replicates(values, log_n, rng: np.random.Generator, reps: int = REPS) 
     v = _check_table(values)
     x = np.asarray(log_n, dtype=float)
     if v.ndim != 3 or x.shape != (v.shape[0],) or v.shape[0] < 2:
-        raise InvalidInput(f"values must have shape (lengths >= 2, texts, heads) matching log_n, got {v.shape}")
+        raise InvalidInput(
+            f"values must have shape (lengths >= 2, texts, heads) matching log_n, got {v.shape}"
+        )
     ti, hi = _indices(v.shape[1:], rng, reps)
     sub = v[:, ti[:, :, None], hi[:, None, :]].reshape(v.shape[0], reps, -1)
     medians = np.median(sub, axis=2).T  # (reps, L)
     return float(_slopes(np.median(v.reshape(v.shape[0], -1), axis=1), x)), _slopes(medians, x)
 
 
-def slope_interval(values, log_n, rng: np.random.Generator, reps: int = REPS, level: float = LEVEL) -> Interval:
+def slope_interval(
+    values, log_n, rng: np.random.Generator, reps: int = REPS, level: float = LEVEL
+) -> Interval:
     """:func:`slope_replicates` summarized as an :class:`Interval`."""
     value, rep = slope_replicates(values, log_n, rng, reps)
     lo, hi = _bounds(rep, level)
@@ -117,8 +129,13 @@ def slope_interval(values, log_n, rng: np.random.Generator, reps: int = REPS, le
     return Interval(value, lo, hi, v.shape[1], v.shape[2])
 
 
-def difference_interval(a: tuple[float, np.ndarray], b: tuple[float, np.ndarray], level: float = LEVEL,
-                        n_texts: int = 0, n_heads: int = 0) -> Interval:
+def difference_interval(
+    a: tuple[float, np.ndarray],
+    b: tuple[float, np.ndarray],
+    level: float = LEVEL,
+    n_texts: int = 0,
+    n_heads: int = 0,
+) -> Interval:
     """Interval of ``a - b`` from two independent sets of bootstrap replicates ``(value, replicates)``."""
     lo, hi = _bounds(a[1] - b[1], level)
     return Interval(a[0] - b[0], lo, hi, n_texts, n_heads)

@@ -12,8 +12,16 @@ from pathlib import Path
 def _mathjax_script() -> Path:
     spec = find_spec("mathjax")
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("MathJax is not installed: run `make install` (package django-static-mathjax)")
-    return Path(next(iter(spec.submodule_search_locations))) / "static" / "mathjax" / "es5" / "tex-svg.js"
+        raise RuntimeError(
+            "MathJax is not installed: run `make install` (package django-static-mathjax)"
+        )
+    return (
+        Path(next(iter(spec.submodule_search_locations)))
+        / "static"
+        / "mathjax"
+        / "es5"
+        / "tex-svg.js"
+    )
 
 
 def _copy(app, exception):
@@ -25,6 +33,8 @@ def _copy(app, exception):
 
 def setup(app):
     _mathjax_script()  # fail early with a clear message
-    app.setup_extension("provenance")  # every chapter page ends with its provenance (book/_ext/provenance.py)
+    app.setup_extension(
+        "provenance"
+    )  # every chapter page ends with its provenance (book/_ext/provenance.py)
     app.connect("build-finished", _copy)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

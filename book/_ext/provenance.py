@@ -15,8 +15,14 @@ from pathlib import Path
 
 from docutils import nodes
 
-VERSION_NAMES = [("attnspec", "attnspec"), ("python", "Python"), ("numpy", "NumPy"), ("scipy", "SciPy"),
-                 ("matplotlib", "Matplotlib"), ("blas", "BLAS")]
+VERSION_NAMES = [
+    ("attnspec", "attnspec"),
+    ("python", "Python"),
+    ("numpy", "NumPy"),
+    ("scipy", "SciPy"),
+    ("matplotlib", "Matplotlib"),
+    ("blas", "BLAS"),
+]
 
 
 def _text(value) -> str:
@@ -25,7 +31,9 @@ def _text(value) -> str:
 
 def command(chapter: str, parameters: dict) -> str:
     """The ``attnspec run`` command that re-executes ``chapter`` with ``parameters``."""
-    options = " ".join(f"-p {name} {shlex.quote(_text(value))}" for name, value in parameters.items())
+    options = " ".join(
+        f"-p {name} {shlex.quote(_text(value))}" for name, value in parameters.items()
+    )
     return f"attnspec run {chapter} {options} -o runs/{chapter} --html".replace("  ", " ")
 
 
@@ -34,20 +42,26 @@ def block(results: dict) -> str:
     e = html.escape
     versions = results.get("versions", {})
     commit = (results.get("attnspec") or {}).get("commit")
-    rows = "".join(f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
-                   for k, v in results.get("parameters", {}).items())
-    listed = ", ".join(f"{label} {e(str(versions[key]))}" for key, label in VERSION_NAMES if key in versions)
+    rows = "".join(
+        f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
+        for k, v in results.get("parameters", {}).items()
+    )
+    listed = ", ".join(
+        f"{label} {e(str(versions[key]))}" for key, label in VERSION_NAMES if key in versions
+    )
     made = f"Executed {e(results.get('time') or '')} (UTC)"
     if commit:
         made += f" at commit <code>{e(commit[:12])}{'-dirty' if commit.endswith('-dirty') else ''}</code>"
-    return (f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and command '
-            f'that produced this page</summary>'
-            f'<p>{made} with {listed}.</p>'
-            f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
-            f'<p>To reproduce it (see <em>Reproduce and re-execute</em>):</p>'
-            f'<pre><code>{e(command(results["chapter"], results.get("parameters", {})))}</code></pre>'
-            f'<p>Every glued number and claim of this page is listed in <code>{e(results["chapter"])}.results.json</code>'
-            f' beside the executed notebook; <code>attnspec diff</code> compares two such files.</p></details>')
+    return (
+        f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and command '
+        f"that produced this page</summary>"
+        f"<p>{made} with {listed}.</p>"
+        f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+        f"<p>To reproduce it (see <em>Reproduce and re-execute</em>):</p>"
+        f"<pre><code>{e(command(results['chapter'], results.get('parameters', {})))}</code></pre>"
+        f"<p>Every glued number and claim of this page is listed in <code>{e(results['chapter'])}.results.json</code>"
+        f" beside the executed notebook; <code>attnspec diff</code> compares two such files.</p></details>"
+    )
 
 
 def _add(app, doctree) -> None:
