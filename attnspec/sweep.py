@@ -307,7 +307,7 @@ def compute_trials(
         try:
             out[futures[future]] = future.result()
         except KilledWorker:
-            cfg, k = tasks[futures[future]]
+            cfg, k, *_ = tasks[futures[future]]
             raise RunFailed(
                 f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
                 "(out of memory?); finished trials are kept in the cache"
