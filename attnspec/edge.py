@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InvalidInput
+from . import validate
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,10 @@ class EdgeScale:
     spacing: float
 
     def in_spacings(self, values) -> np.ndarray:
-        r""":math:`(x - \lambda_+)/\varepsilon_d`: how far ``values`` lie beyond the edge, in edge spacings."""
+        r""":math:`(x - \lambda_+)/\varepsilon_d`: how far ``values`` lie beyond the edge.
+
+        In units of the edge spacing :math:`\varepsilon_d`.
+        """
         return (np.asarray(values, dtype=float) - self.edge) / self.spacing
 
 
@@ -44,10 +47,9 @@ def edge_scale(law, d: int, rel_offsets=(1e-3, 2e-3, 4e-3)) -> EdgeScale:
     offsets :math:`\delta = \lambda_+ \cdot` ``rel_offsets`` (linear in :math:`\delta`, so the
     next term of the expansion, of order :math:`\delta`, drops out).
     """
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
-        raise InvalidInput(f"d={d!r} is out of range: must be an int >= 1")
+    d = validate.integer("d", d, 1)
     edge = float(law.support()[1])
     delta = edge * np.asarray(rel_offsets, dtype=float)
     ratios = np.asarray(law.pdf(edge - delta), dtype=float) / np.sqrt(delta)
     a = float(np.polyval(np.polyfit(delta, ratios, 1), 0.0))
-    return EdgeScale(edge, a, int(d), float((3.0 / (2.0 * a * d)) ** (2.0 / 3.0)))
+    return EdgeScale(edge, a, d, float((3.0 / (2.0 * a * d)) ** (2.0 / 3.0)))

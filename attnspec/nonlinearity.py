@@ -2,8 +2,9 @@ r"""The nonlinearity f, its Taylor polynomial Q_n, and their Gaussian statistics
 
 Deterministic-normalizer approximation (arXiv 2510.06685): A_ij ~ (1 + f(S_ij)) / d with
 :math:`f(x) = e^{\beta x - \beta^2/2} - 1`. For :math:`\chi \sim N(0, 1)` the two statistics
-:math:`\theta_1 = E[f(\chi)^2]` and :math:`\theta_2 = (E[f'(\chi)])^2` fix the Gaussian-equivalent model
-(:math:`\theta_1 = E g^2` is the total power only for a centred g, :math:`E g(\chi) = 0`, as f and Q_n are).
+:math:`\theta_1 = E[f(\chi)^2]` and :math:`\theta_2 = (E[f'(\chi)])^2` fix the
+Gaussian-equivalent model (:math:`\theta_1 = E g^2` is the total power only for a centred g,
+:math:`E g(\chi) = 0`, as f and Q_n are).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def poly_degree(d: int, c: float) -> int:
 
 
 def taylor_exp(x: np.ndarray, n: int) -> np.ndarray:
-    r"""Truncated exponential :math:`P_n(x) = \sum_{k<n} x^k / k!`, of degree n - 1 (Horner scheme)."""
+    r"""Truncated exponential :math:`P_n(x) = \sum_{k<n} x^k / k!`, of degree n - 1 (Horner)."""
     x = np.asarray(x, dtype=float)
     out = np.full_like(x, 1 / math.factorial(n - 1)) if n > 0 else np.zeros_like(x)
     for k in range(n - 2, -1, -1):
@@ -70,11 +71,12 @@ def _gaussian_series(beta: float, weights: list[int]) -> Fraction:
 
 
 def _pair_counts(n: int) -> list[int]:
-    r"""Number of ordered pairs weighted by binomials: :math:`\sum_{j+k=s;\,j,k<n} \binom{s}{j}` for s < 2n - 1."""
+    r"""Number of ordered pairs weighted by binomials, for s < 2n - 1:
+    :math:`\sum_{j+k=s;\,j,k<n} \binom{s}{j}`."""
     counts, row = [], [1]  # row: binomials C(s, 0..s)
     for s in range(2 * n - 1):
         counts.append(sum(row[max(0, s - n + 1) : min(s, n - 1) + 1]))
-        row = [1] + [a + b for a, b in zip(row, row[1:])] + [1]
+        row = [1] + [a + b for a, b in zip(row, row[1:], strict=False)] + [1]
     return counts
 
 
@@ -89,7 +91,8 @@ def _taylor_mean(beta: float, n: int) -> float:
 
 
 def Q(x: np.ndarray, beta: float, n: int) -> np.ndarray:
-    r"""Centred Taylor nonlinearity :math:`Q_n(x) = e^{-\beta^2/2}(P_n(\beta x) - E[P_n(\beta\chi)])`, of degree n - 1."""
+    r"""Centred Taylor nonlinearity of degree n - 1,
+    :math:`Q_n(x) = e^{-\beta^2/2}(P_n(\beta x) - E[P_n(\beta\chi)])`."""
     return math.exp(-0.5 * beta**2) * (
         taylor_exp(beta * np.asarray(x, dtype=float), n) - _taylor_mean(beta, n)
     )

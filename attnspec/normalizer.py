@@ -1,4 +1,5 @@
-r"""Per-trial statistics of the normalizer diagnostic :math:`D_i = Z_i/(d\,e^{\beta^2/2})` and its exact mean.
+r"""Per-trial statistics of the normalizer diagnostic :math:`D_i = Z_i/(d\,e^{\beta^2/2})`, and
+its exact mean.
 
 Rows of one trial share the keys, so they are not independent: the standard errors here come from
 the spread of the per-trial statistics over independent trials.
@@ -11,19 +12,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import validate
 from .errors import InvalidInput
 
 
 def normalizer_mean(beta: float, d: int) -> float:
-    r"""Exact :math:`\mathbb E D_i = (1 - \beta^2/d)^{-d/2}\, e^{-\beta^2/2}` (for :math:`\beta^2 < d`).
+    r"""Exact :math:`\mathbb E D_i = (1 - \beta^2/d)^{-d/2}\, e^{-\beta^2/2}`, for
+    :math:`\beta^2 < d`.
 
-    Given the query :math:`q_i`, :math:`\mathbb E[e^{\beta S_{ij}} \mid q_i] = e^{\beta^2 \lVert q_i\rVert^2/(2d)}`;
+    Given the query :math:`q_i`,
+    :math:`\mathbb E[e^{\beta S_{ij}} \mid q_i] = e^{\beta^2 \lVert q_i\rVert^2/(2d)}`;
     :math:`\lVert q_i\rVert^2 \sim \chi^2_d` and :math:`\mathbb E e^{t\chi^2_d} = (1 - 2t)^{-d/2}`.
     Derived in this book; :math:`= 1 + \beta^4/(4d) + O(d^{-2})`.
     """
-    beta, d = float(beta), float(d)
-    if not (d >= 1 and 0 <= beta * beta < d):
-        raise InvalidInput(f"beta={beta:g}, d={d:g} are out of range: need d >= 1 and beta^2 < d")
+    d = validate.real("d", d, 1.0)
+    beta = validate.real("beta", beta)
+    if not beta * beta < d:
+        raise InvalidInput(f"beta={beta!r} is out of range for d={d!r}: must satisfy beta^2 < d")
     return math.exp(-0.5 * d * math.log1p(-beta * beta / d) - 0.5 * beta * beta)
 
 
@@ -40,9 +45,10 @@ class NormalizerStats:
 
 
 def normalizer_stats(D: np.ndarray, trials: int) -> NormalizerStats:
-    """Statistics of D_i pooled over ``trials`` equal blocks of rows (one block per trial, in order)."""
+    """Statistics of D_i pooled over ``trials`` equal blocks of rows (one per trial, in order)."""
     D = np.asarray(D, dtype=float)
-    if trials < 1 or D.size % trials:
+    trials = validate.integer("trials", trials, 1)
+    if D.size % trials:
         raise InvalidInput(
             f"trials={trials} is out of range: must divide the number of rows {D.size}"
         )

@@ -71,7 +71,7 @@ def test_theta_override(tmp_path, capsys):
         (["--theta2", "1"], "--theta1 and --theta2 must be given together"),
         (["--theta1", "1", "--theta2", "2"], "theta2=2.0 is out of range"),
         (["--theta1", "-1", "--theta2", "0"], "theta1=-1.0 is out of range"),
-        (["--theta1", "nan", "--theta2", "0"], "theta1=nan must be finite"),
+        (["--theta1", "nan", "--theta2", "0"], "theta1=nan is not finite"),
         (["--theta1", "x", "--theta2", "0"], "theta1='x' is not of type float"),
         (["--beta", "0"], "beta=0.0 is out of range"),
         (["--beta", "-1"], "beta=-1.0 is out of range"),

@@ -124,7 +124,7 @@ def test_monte_carlo_within_four_standard_errors(beta, n, seed):
 
 
 def _exact_standard_deviations(beta: float, n: int) -> tuple[float, float]:
-    """sd(Q_n^2) and the delta-method sd 2 |E Q_n'| sd(Q_n'), by quadrature (the se is these / sqrt N)."""
+    """sd(Q_n^2) and the delta-method sd 2 |E Q_n'| sd(Q_n'), by quadrature (se: these/sqrt N)."""
     q = Q(_X, beta, n)
     dq = math.exp(-0.5 * beta**2) * beta * taylor_exp(beta * _X, n - 1)
     sd1 = math.sqrt(gauss_mean(q**4) - gauss_mean(q**2) ** 2)

@@ -27,12 +27,12 @@ PARAMS = [
 def second_moment(theta1: float, theta2: float) -> float:
     r"""E lambda^2 = lim E tr (Y Y^T)^2 / d = 2 theta1^2 + theta2^2.
 
-    By hand: write Y = a X + b V with a^2 = theta2, b^2 = sigma^2 = theta1 - theta2, X = W_Q W_K^T/d,
-    V = W/sqrt(d). Expand tr(Y Y^T Y Y^T)/d; terms with an odd number of V vanish. Four X: 3 a^4
-    (Fuss–Catalan moment 3). Four V: 2 b^4 (Marchenko–Pastur moment 2). Two X and two V: six
-    placements; the four with adjacent V V^T or V^T V give tr(X X^T)/d -> 1 each, the two with
-    V ... V separated by X^T give O(1/d). Total 3 theta2^2 + 2 sigma^4 + 4 theta2 sigma^2
-    = 2 theta1^2 + theta2^2. Free cumulants agree: kappa_2 = theta1, kappa_4 = theta2^2, and
+    By hand: write Y = a X + b V with a^2 = theta2, b^2 = sigma^2 = theta1 - theta2, X = W_Q
+    W_K^T/d, V = W/sqrt(d). Expand tr(Y Y^T Y Y^T)/d; terms with an odd number of V vanish. Four X:
+    3 a^4 (Fuss–Catalan moment 3). Four V: 2 b^4 (Marchenko–Pastur moment 2). Two X and two V: six
+    placements; the four with adjacent V V^T or V^T V give tr(X X^T)/d -> 1 each, the two with V ...
+    V separated by X^T give O(1/d). Total 3 theta2^2 + 2 sigma^4 + 4 theta2 sigma^2 = 2 theta1^2 +
+    theta2^2. Free cumulants agree: kappa_2 = theta1, kappa_4 = theta2^2, and
     m_4 = kappa_4 + 2 kappa_2^2 for a symmetric law.
     """
     return 2.0 * theta1**2 + theta2**2
@@ -115,7 +115,7 @@ def test_moments_from_density(theta):
     assert g.var() == pytest.approx(second_moment(t1, t2) - t1**2, rel=1e-14)
     assert g.expect(lambda x: x**3) == pytest.approx(5 * t1**3 + 6 * t1 * t2**2 + t2**3, rel=1e-10)
     for k in range(6):
-        assert g.expect(lambda x: x**k) == pytest.approx(g.moment(k), rel=1e-9)
+        assert g.expect(lambda x, k=k: x**k) == pytest.approx(g.moment(k), rel=1e-9)
 
 
 def test_moment_series():
@@ -150,7 +150,7 @@ def test_pdf_is_derivative_of_cdf(law):
 
 
 def test_pdf_solves_the_quartic(law):
-    """G(x + i0) from the density and the quartic as stated in DESIGN fact 5, solved by np.roots."""
+    """G(x + i0) from the density and the quartic of GaussianEquivalentLaw's Notes, by np.roots."""
     t1, t2 = law.theta1, law.theta2
     for x in [0.3, 1.0, 2.0, 2.9]:
         roots = np.roots([(t1 - t2) * t2, -t2 * x, -(t1 - t2), x, -1.0])
@@ -205,11 +205,11 @@ def test_theta2_zero_is_marchenko_pastur():
 
 
 def test_theta1_equal_theta2_is_fuss_catalan():
-    """Squared singular values of X = W_Q W_K^T/d: Fuss–Catalan moments 1, 3, 12, 55, times theta^k."""
+    """Squared singular values of X = W_Q W_K^T/d: Fuss–Catalan moments 1, 3, 12, 55 (x theta^k)."""
     for theta in (1.0, 2.0):
         g = GaussianEquivalentLaw(theta, theta)
         for k, fc in enumerate([1, 1, 3, 12, 55], start=0):
-            assert g.expect(lambda x: x**k) == pytest.approx(fc * theta**k, rel=1e-10)
+            assert g.expect(lambda x, k=k: x**k) == pytest.approx(fc * theta**k, rel=1e-10)
             assert g.moment(k) == pytest.approx(fc * theta**k, rel=1e-14)
         assert g.edge == pytest.approx(27 * theta / 4, rel=1e-14)
         # lambda^{-2/3} singularity at 0
@@ -233,7 +233,7 @@ def test_kolmogorov_distance_to_random_matrices(law, sample_beta1):
 
 
 def test_second_moment_finite_d():
-    """E tr (Y Y^T)^2 / d at d = 600, averaged over draws, against 2 theta1^2 + theta2^2 (O(1/d))."""
+    """E tr (Y Y^T)^2 / d at d = 600, averaged over draws: 2 theta1^2 + theta2^2 + O(1/d)."""
     theta1, theta2 = 1.3, 0.8
     d, draws = 600, 4
     rng = np.random.default_rng(7)
@@ -261,14 +261,15 @@ def test_constructors():
 @pytest.mark.parametrize(
     "args, name, text",
     [
-        ((1.0, 2.0), "theta2", "<= theta1"),
+        ((1.0, 2.0), "theta2", "<= 1.0"),
         ((1.0, -0.5), "theta2", ">= 0"),
         ((-1.0, 0.0), "theta1", "> 0"),
         ((0.0, 0.0), "theta1", "> 0"),
-        ((math.nan, 0.5), "theta1", "finite"),
-        ((math.inf, 0.5), "theta1", "finite"),
-        ((1.0, math.nan), "theta2", "finite"),
-        (("1", 0.5), "theta1", "real number"),
+        ((math.nan, 0.5), "theta1", "not finite"),
+        ((math.inf, 0.5), "theta1", "not finite"),
+        ((1.0, math.nan), "theta2", "not finite"),
+        (("1", 0.5), "theta1", "not a real number"),
+        ((1e200, 0.0), "theta1", "out of range"),
     ],
 )
 def test_invalid_theta(args, name, text):
@@ -282,8 +283,10 @@ def test_invalid_constructor_arguments():
         GaussianEquivalentLaw.for_f(0.0)
     with pytest.raises(ValueError, match="beta=30"):
         GaussianEquivalentLaw.for_f(30.0)
-    with pytest.raises(ValueError, match="n=1"):
+    with pytest.raises(ValueError, match="n=1 is out of range: must be an int >= 2"):
         GaussianEquivalentLaw.for_q(1.0, 1)
+    with pytest.raises(InvalidInput, match="n=8.0 is not an integer"):
+        GaussianEquivalentLaw.for_q(1.0, 8.0)
     with pytest.raises(ValueError, match="beta"):
         GaussianEquivalentLaw.for_q(math.nan, 8)
 
