@@ -23,6 +23,7 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import LinearOperator, eigsh
 
+from attnspec import validate
 from attnspec.attention import row_softmax
 from attnspec.errors import InvalidInput
 from attnspec.spectra import (  # noqa: F401  (re-exported)
@@ -51,15 +52,11 @@ def _check_scores(s) -> np.ndarray:
 
 
 def _check_ell(ell: int) -> int:
-    if isinstance(ell, bool) or not isinstance(ell, (int, np.integer)) or ell < 2:
-        raise InvalidInput(f"ell={ell!r} is out of range: must be an int >= 2")
-    return int(ell)
+    return validate.integer("ell", ell, 2)
 
 
 def _check_k(k: int, ell: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= ell:
-        raise InvalidInput(f"k={k!r} is out of range: must be an int >= 0 and <= ell = {ell}")
-    return int(k)
+    return validate.integer("k", k, 0, ell)
 
 
 def score_matrix(s) -> np.ndarray:
@@ -409,8 +406,7 @@ def causal_top_singular_values(s, n: int) -> np.ndarray:
         How many values, :math:`1 \le n \le \ell`.
     """
     d, z = causal_parts(s)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= z.size:
-        raise InvalidInput(f"n={n!r} is out of range: must be an int >= 1 and <= ell = {z.size}")
+    n = validate.integer("n", n, 1, z.size)
     if n >= z.size - 1:
         return causal_singular_values(s)[:n]
     return np.sqrt(np.maximum(CausalGramOperator(d, z).top_eigenvalues(n), 0.0))

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec import validate
 from attnspec.canonical import causal_singular_values, spike_bulk_scores
-from attnspec.errors import InvalidInput
 
 #: Scales T of the random scores, uniform in [0, T].
 RANDOM_SCALES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -109,8 +109,7 @@ def lower_bound_search(
         ("draws", draws, 1),
         ("seed", seed, 0),
     ):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise InvalidInput(f"{name}={value!r} is out of range: must be an int >= {low}")
+        validate.integer(name, value, low)
     best: dict[str, SearchHit] = {}
     spectra = 0
 

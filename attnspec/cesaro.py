@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq
 
+from attnspec import validate
 from attnspec.canonical import (
     CausalGramOperator,
     causal_frobenius_sq,
@@ -66,9 +67,7 @@ class CesaroPoint:
 
 
 def _check_ell(ell) -> int:
-    if isinstance(ell, bool) or not isinstance(ell, (int, np.integer)) or ell < 2:
-        raise InvalidInput(f"ell={ell!r} is out of range: must be an int >= 2")
-    return int(ell)
+    return validate.integer("ell", ell, 2)
 
 
 def large_ell_stable_rank(s) -> tuple[float, float]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec import validate
 from attnspec.errors import InvalidInput
 
 #: Bins of the eigen-angle histogram for the KL divergence (the paper's choice).
@@ -51,10 +52,9 @@ def angle_histogram(phi, bins: int = ANGLE_BINS) -> np.ndarray:
     :math:`\pm 1` away from arc boundaries, where round-off would decide the arc.
     """
     phi = _check_angles(phi)
-    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
-        raise InvalidInput(f"bins={bins!r} is out of range: must be an int >= 1")
-    index = np.floor(phi / (2 * math.pi) * bins + 0.5).astype(int) % int(bins)
-    return np.bincount(index, minlength=int(bins)) / phi.size
+    bins = validate.integer("bins", bins, 1)
+    index = np.floor(phi / (2 * math.pi) * bins + 0.5).astype(int) % bins
+    return np.bincount(index, minlength=bins) / phi.size
 
 
 def kl_to_uniform(phi, bins: int = ANGLE_BINS) -> float:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import cache
+from attnspec import cache, validate
 from attnspec.errors import InvalidInput
 from attnspec.real import circular, head_spectra, rotation
 from attnspec.real.models import MODELS, get_model, iter_layers
@@ -367,8 +367,7 @@ def measure_text(
     lengths = sorted({int(n) for n in lengths})
     if not lengths or lengths[0] < 2 or lengths[-1] > info.max_tokens:
         raise InvalidInput(f"lengths must be in [2, {info.max_tokens}] for {model}, got {lengths}")
-    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
-        raise InvalidInput(f"draws={draws!r} is out of range: must be an int >= 1")
+    draws = validate.integer("draws", draws, 1)
     m = info.heads if spectrum_heads is None else max(1, min(int(spectrum_heads), info.heads))
     chosen = sorted(set(np.linspace(0, info.heads - 1, m).round().astype(int).tolist()))
     literal = sorted({(int(l), int(h)) for l, h in literal_heads})

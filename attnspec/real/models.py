@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from tokenizers import Encoding
 
+from attnspec import validate
 from attnspec.real import minilm, smollm
 from attnspec.real import trace as _trace
 from attnspec.real.trace import LayerPass, Trace
@@ -108,12 +109,10 @@ def get_model(name: str) -> ModelInfo:
 
     Raises
     ------
-    ValueError
+    attnspec.errors.InvalidInput
         If ``name`` is not a key of :data:`MODELS`; the message lists the valid names.
     """
-    if name not in MODELS:
-        raise ValueError(f"model must be one of {sorted(MODELS)}, got {name!r}")
-    return MODELS[name]
+    return MODELS[validate.choice("model", name, sorted(MODELS))]
 
 
 def iter_layers(model: str, text: str, max_tokens: int) -> Iterator[LayerPass]:

@@ -50,6 +50,7 @@ import math
 
 import numpy as np
 
+from attnspec import validate
 from attnspec.errors import InvalidInput
 
 #: Singular values of :math:`S` below this fraction of :math:`\sigma_1(S)` are round-off of the
@@ -212,10 +213,7 @@ def haar_orthogonal(r: int, size: int, rng: np.random.Generator) -> np.ndarray:
     :math:`Q \operatorname{diag}(\operatorname{sign} R'_{ii})` (Mezzadri's correction; without it the
     law of :math:`Q` is not Haar).
     """
-    if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
-        raise InvalidInput(f"r={r!r} is out of range: must be an int >= 1")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise InvalidInput(f"size={size!r} is out of range: must be an int >= 1")
+    r, size = validate.integer("r", r, 1), validate.integer("size", size, 1)
     Z = rng.standard_normal((int(size), int(r), int(r)))
     Q, R = np.linalg.qr(Z)
     signs = np.sign(np.diagonal(R, axis1=1, axis2=2))
@@ -246,8 +244,7 @@ def completion_rng(seed: int, *key: int) -> np.random.Generator:
     ``key`` names the matrix and the draw (e.g. model, text, length, layer, head, draw index), so
     every matrix gets the same convention whatever else is computed, in any order.
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidInput(f"seed={seed!r} is out of range: must be an int >= 0")
+    seed = validate.integer("seed", seed, 0)
     ss = np.random.SeedSequence(int(seed), spawn_key=(COMPLETION_STREAM, *(int(k) for k in key)))
     return np.random.default_rng(ss)
 
