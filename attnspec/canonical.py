@@ -10,7 +10,7 @@ Geometry") replaces the score matrix by the diagonal matrix
 
 Every spectrum below is exact up to round-off and returned in descending order. The functions also
 accept signed scores (an extension outside the model, used for remarks only). The rank measures
-live in :mod:`attnspec.spectra` and are re-exported here; the :math:`\Sigma = 0` causal asymptotics
+(stable and effective ranks) are generic and live in :mod:`attnspec.spectra`; the :math:`\Sigma = 0` causal asymptotics
 and the large-:math:`\ell` stable rank are in :mod:`attnspec.cesaro`.
 """
 
@@ -26,14 +26,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from attnspec import validate
 from attnspec.attention import row_softmax
 from attnspec.errors import InvalidInput
-from attnspec.spectra import (  # noqa: F401  (re-exported)
-    erank1,
-    erank2,
-    erank2_amplitude,
-    squared_singular_values,
-    squared_singular_values_of_gram,
-    stable_rank,
-)
+from attnspec.spectra import squared_singular_values, squared_singular_values_of_gram
 
 #: The paper's bound :math:`\|A\|_{op} \le \sqrt{5}` for causal attention.
 CAUSAL_NORM_BOUND = math.sqrt(5.0)

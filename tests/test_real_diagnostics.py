@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attnspec import canonical
+from attnspec import spectra
 from attnspec.attention import row_softmax
 from attnspec.real import (
     circular,
@@ -245,13 +245,11 @@ def test_spectrum_w1_and_ranks_of_known_matrices():
     n = 16
     ones = head_spectra.singular_values(np.full((n, n), 1.0 / n))
     assert np.allclose(ones, head_spectra.averaging_singular_values(n), atol=1e-7)
-    assert canonical.stable_rank(ones) == pytest.approx(1.0, rel=1e-6)
+    assert spectra.stable_rank(ones) == pytest.approx(1.0, rel=1e-6)
     eye = head_spectra.singular_values(np.eye(n))
-    assert canonical.stable_rank(eye) == pytest.approx(n) and canonical.erank1(
-        eye
-    ) == pytest.approx(n)
+    assert spectra.stable_rank(eye) == pytest.approx(n) and spectra.erank1(eye) == pytest.approx(n)
     diag = head_spectra.singular_values(np.diag([3.0, 1.0, 1.0, 0.0]))
-    assert canonical.stable_rank(diag) == pytest.approx(11 / 9)
+    assert spectra.stable_rank(diag) == pytest.approx(11 / 9)
 
 
 # --- forward passes -----------------------------------------------------------------------------------

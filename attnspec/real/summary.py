@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import canonical
+from attnspec import spectra
 from attnspec.real import circular, head_spectra, rotation, uncertainty
 from attnspec.real.measure import HeadRecord, LayerRecord
 from attnspec.real.models import get_model
@@ -40,12 +40,12 @@ def head_spectrum_stats(r: HeadRecord) -> dict[str, float]:
     return {
         "w1": head_spectra.spectrum_w1(r.sv_real, r.sv_canonical),
         "w1_avg": head_spectra.spectrum_w1(r.sv_real, avg),
-        "srank": canonical.stable_rank(r.sv_real),
-        "srank_c": canonical.stable_rank(r.sv_canonical),
-        "erank1": canonical.erank1(r.sv_real),
-        "erank1_c": canonical.erank1(r.sv_canonical),
-        "erank2": canonical.erank2(r.sv_real),
-        "erank2_c": canonical.erank2(r.sv_canonical),
+        "srank": spectra.stable_rank(r.sv_real),
+        "srank_c": spectra.stable_rank(r.sv_canonical),
+        "erank1": spectra.erank1(r.sv_real),
+        "erank1_c": spectra.erank1(r.sv_canonical),
+        "erank2": spectra.erank2(r.sv_real),
+        "erank2_c": spectra.erank2(r.sv_canonical),
     }
 
 
