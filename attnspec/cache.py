@@ -13,8 +13,8 @@ caching and says so once on stderr. Temporary files older than :data:`STALE_SECO
 is gone are removed when a cache folder is first read.
 
 Who computed an entry is not part of its key: a trial computed by a Dask worker and the same trial
-computed in the calling process can differ in the last bits (about 1e-14, from the BLAS thread count
-and the CPU's code paths). Nothing the book stores may depend on that: chapters print every number
+computed in the calling process can differ in the last bits (round-off that depends on the BLAS
+thread count and the CPU's code paths). Nothing the book stores may depend on that: chapters print every number
 at a precision far above it, and round-off quantities as bounds (the portability run of
 ``make test`` recomputes every chapter from an empty cache under other code paths to check it).
 """

@@ -1,6 +1,7 @@
 r"""The seven-model ladder from softmax attention to its linear Gaussian equivalent.
 
-Each rung changes one thing (arXiv 2510.06685 and its reproduction notebook's model table):
+Each rung changes one thing (the Gaussian-equivalence paper, "Gaussian Equivalence for
+Self-Attention", arXiv 2510.06685, and the model table of its seed notebook):
 :math:`\sqrt d A \to \sqrt d A_\perp \to Y \to Y_f \to Y_Q \to Y_Q^{lin}`, and the final
 theoretical model :math:`Y_f^{lin}`. :data:`LADDER` maps each name to its builder, LaTeX definition
 and role; the book's model table is generated from it. Here

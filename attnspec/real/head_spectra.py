@@ -41,8 +41,9 @@ def canonical_singular_values(sigma_S, n: int, causal: bool) -> np.ndarray:
     r"""Singular values of the canonical attention of a head, descending.
 
     :math:`\operatorname{softmax}(\Sigma)` with :math:`\Sigma = \operatorname{diag}` of
-    :func:`canonical_scores`, row-wise, with the causal mask if ``causal``: paper 004, the real
-    against canonical comparison. Bidirectional: exact reduction by distinct scores
+    :func:`canonical_scores`, row-wise, with the causal mask if ``causal``: the real against
+    canonical comparison of the spectral-degeneration paper ("Spectral Degeneration of
+    Self-Attention under Isotropic Score Geometry"). Bidirectional: exact reduction by distinct scores
     (:func:`attnspec.canonical.bidirectional_singular_values`, :math:`O(r^3)`); causal: dense
     Gram eigenproblem (:func:`attnspec.canonical.causal_singular_values`, :math:`O(n^3)`).
     """

@@ -64,9 +64,23 @@ class ModelInfo:
     display: str
 
 
+def _entry(module, **architecture) -> ModelInfo:
+    """A registry entry: name, length limit, weight package and functions from the model's module."""
+    return ModelInfo(
+        name=module.NAME,
+        max_tokens=module.MAX_TOKENS,
+        requirement=module.REQUIREMENT,
+        encode=module.encode,
+        trace=module.trace,
+        embed=module.embed,
+        layer=module.layer,
+        **architecture,
+    )
+
+
 MODELS: dict[str, ModelInfo] = {
-    "minilm": ModelInfo(
-        name="minilm",
+    "minilm": _entry(
+        minilm,
         title="all-MiniLM-L6-v2 (BERT encoder)",
         causal=False,
         layers=6,
@@ -74,17 +88,11 @@ MODELS: dict[str, ModelInfo] = {
         kv_heads=12,
         head_dim=32,
         hidden=384,
-        max_tokens=minilm.MAX_TOKENS,
-        requirement=minilm.REQUIREMENT,
         license="Apache-2.0",
-        encode=minilm.encode,
-        trace=minilm.trace,
-        embed=minilm.embed,
-        layer=minilm.layer,
         display="MiniLM-L6 (encoder)",
     ),
-    "smollm": ModelInfo(
-        name="smollm",
+    "smollm": _entry(
+        smollm,
         title="SmolLM2-135M-Instruct, Q4_1 GGUF (Llama decoder)",
         causal=True,
         layers=30,
@@ -92,13 +100,7 @@ MODELS: dict[str, ModelInfo] = {
         kv_heads=3,
         head_dim=64,
         hidden=576,
-        max_tokens=smollm.MAX_TOKENS,
-        requirement=smollm.REQUIREMENT,
         license="Apache-2.0",
-        encode=smollm.encode,
-        trace=smollm.trace,
-        embed=smollm.embed,
-        layer=smollm.layer,
         display="SmolLM2-135M (decoder)",
     ),
 }

@@ -188,9 +188,9 @@ def symmetrized_eigen_angles(W: np.ndarray) -> np.ndarray:
     :math:`|\varphi|` twice, hence :math:`\varphi` and :math:`-\varphi` with weight :math:`1/n`
     each, and a real eigenvalue :math:`\pm 1` gives 0 twice or :math:`\pi` twice. Every distance of
     :func:`angle_discrepancies` is a function of the empirical law, so it is the same on these
-    angles as on :func:`eigen_angles`; a symmetric eigenproblem is some 40 times faster than a
-    general one at n = 512. :math:`\arccos` is accurate to about :math:`10^{-8}` near
-    :math:`\pm 1`, so angles within :data:`PI_SNAP` of :math:`\pi` are set to :math:`\pi` (the
+    angles as on :func:`eigen_angles`, and a symmetric eigenproblem is much cheaper than a general
+    one. :math:`\arccos` loses half the digits near :math:`\pm 1` (an error of order the square
+    root of the machine epsilon), so angles within :data:`PI_SNAP` of :math:`\pi` are set to :math:`\pi` (the
     eigenvalue :math:`-1`); otherwise round-off would split that atom between the two ends of
     :math:`(-\pi, \pi]`, which changes the Kolmogorov distance.
     """

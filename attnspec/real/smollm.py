@@ -72,7 +72,7 @@ def load() -> Decoder:
 
     Dequantization (:func:`gguf.quants.dequantize`) follows the file's block formats exactly:
     ``Q4_1`` stores blocks of 32 weights as :math:`w = d\,q + m` with 4-bit :math:`q`,
-    ``Q8_0`` as :math:`w = d\,q` with 8-bit :math:`q`. The weights take about 540 MB.
+    ``Q8_0`` as :math:`w = d\,q` with 8-bit :math:`q`.
 
     Returns
     -------
