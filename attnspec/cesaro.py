@@ -71,7 +71,8 @@ def _check_ell(ell) -> int:
 
 
 def large_ell_stable_rank(s) -> tuple[float, float]:
-    r"""``(srank, norm)`` of causal attention with scores ``s``: :math:`\|A\|_F^2/\|A\|_{op}^2` and :math:`\|A\|_{op}`.
+    r"""``(srank, norm)`` of causal attention with scores ``s``: :math:`\|A\|_F^2/\|A\|_{op}^2` and
+    :math:`\|A\|_{op}`.
 
     :math:`O(\ell)` memory and time per Lanczos product; exact to round-off.
     """
@@ -81,7 +82,8 @@ def large_ell_stable_rank(s) -> tuple[float, float]:
 
 
 def cesaro_point(ell: int) -> CesaroPoint:
-    r"""Norm and Frobenius norm of the Cesàro matrix of size :math:`\ell` (causal attention at :math:`\Sigma = 0`)."""
+    r"""Norm and Frobenius norm of the Cesàro matrix of size :math:`\ell` (causal attention at
+    :math:`\Sigma = 0`)."""
     ell = _check_ell(ell)
     _, norm = large_ell_stable_rank(np.zeros(ell))
     return CesaroPoint(ell=ell, norm=norm, frobenius_sq=harmonic_number(ell))
@@ -116,7 +118,8 @@ class Crossing:
 def stable_rank_crossing(
     k: int, f: Callable[[float], float], target: float, lower: int, upper: int, rtol: float = 0.005
 ) -> Crossing:
-    r"""Smallest :math:`\ell` in :math:`[\ell_-, \ell_+]` where causal srank with k spikes (zero bulk) reaches ``target``.
+    r"""Smallest :math:`\ell` in :math:`[\ell_-, \ell_+]` where causal srank with k spikes (zero
+    bulk) reaches ``target``.
 
     The stable rank is evaluated exactly at integer :math:`\ell` (:func:`large_ell_stable_rank`) and
     the root of :math:`\operatorname{srank}(\ell) - \text{target}` is bracketed in :math:`\log \ell`

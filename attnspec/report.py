@@ -18,23 +18,28 @@ from .ladder import LADDER
 
 @dataclass(frozen=True)
 class Claim:
-    """One checked claim: what is claimed, the measured value (formatted), the criterion, the verdict."""
+    """One checked claim: what is claimed, the measured value (formatted), the criterion, the
+    verdict."""
 
     claim: str
     measured: str
     criterion: str
     holds: bool
-    if_fails: str = ""  # one sentence shown below the table when the claim fails
-    provenance: str = ""  # where the claim comes from: "paper §…", "seed notebook", "derived here", "sanity check"
+    #: One sentence shown below the table when the claim fails.
+    if_fails: str = ""
+    #: Where the claim comes from: "paper §…", "seed notebook", "derived here", "sanity check".
+    provenance: str = ""
 
 
 CLAIMS_MARKER = "attnspec-claims"
 
 
 def _cell(value) -> str:
-    r"""A table cell: ``str(value)`` with every ``|`` escaped, so a criterion like ``|z| < 3`` keeps its row.
+    r"""A table cell: ``str(value)`` with every ``|`` escaped, so a criterion like ``|z| < 3`` keeps
+    its row.
 
-    Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖ there).
+    Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖
+    there).
     """
     parts = str(value).split("$")
     return "$".join(
@@ -70,7 +75,8 @@ def claims_markdown(claims: list[Claim]) -> str:
 
 
 def claims_from_markdown(text: str) -> list[dict]:
-    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown output)."""
+    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown
+    output)."""
     start = text.find(f"<!-- {CLAIMS_MARKER} ")
     if start < 0:
         return []
@@ -126,7 +132,8 @@ def per_length(values, digits: int = 4) -> str:
 
 
 def round_off_bound(x: float, bound: float = 1e-12) -> str:
-    """An error that is round-off in exact arithmetic: ``≤ 1e-12`` when within ``bound``, else its value.
+    """An error that is round-off in exact arithmetic: ``≤ 1e-12`` when within ``bound``, else its
+    value.
 
     Printing the bound, not the value, keeps stored outputs independent of the BLAS and CPU.
     """
@@ -189,7 +196,8 @@ def format_uncertain(
 
 
 def format_power_of_ten(x: float, digits: int = 1) -> str:
-    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞ if infinite."""
+    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞
+    if infinite."""
     if not np.isfinite(x):
         return "∞" if x > 0 else "n/a"
     mantissa, exponent = f"{x:.{digits}e}".split("e")
@@ -203,5 +211,6 @@ def with_interval(value, low, high, digits: int = 4) -> str:
 
 
 def per_model(values: dict[str, str], sep: str = " / ") -> str:
-    """The values of ``values`` (one formatted string per model, in insertion order) joined by ``sep``."""
+    """The values of ``values`` (one formatted string per model, in insertion order) joined by
+    ``sep``."""
     return sep.join(str(v) for v in values.values())

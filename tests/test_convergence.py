@@ -1,4 +1,4 @@
-"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation; formatters."""
+"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation."""
 
 from __future__ import annotations
 

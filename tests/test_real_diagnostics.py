@@ -1,4 +1,5 @@
-"""attnspec.real rotation, circular, head_spectra, measure, uncertainty, summary: angles, R(S), seeded conventions, spectra."""
+"""attnspec.real rotation, circular, head_spectra, measure, uncertainty, summary: angles, R(S),
+seeded conventions, spectra."""
 
 from __future__ import annotations
 
@@ -160,7 +161,8 @@ def test_rotation_is_a_function_of_S_but_full_factors_are_not():
         rotation.polar_rotation(U * signs, V * signs)
     )  # another valid SVD of S
     assert np.allclose(a, b, atol=1e-10)
-    # two seeded conventions (signs, null-space completion) are valid full SVDs with different U angles
+    # two seeded conventions (signs, null-space completion) are valid full SVDs with different U
+    # angles
     U1, V1 = rotation.seeded_full_factors(S, r, rotation.completion_rng(0, 1))
     U2, V2 = rotation.seeded_full_factors(S, r, rotation.completion_rng(0, 2))
     for Uf, Vf in ((U1, V1), (U2, V2)):
@@ -218,7 +220,8 @@ def test_independent_frames_give_haar_rotations_and_correlated_frames_do_not():
     assert ks_aligned > 3 * ks_floor
 
 
-# --- spectra, canonical attention, ranks -------------------------------------------------------------
+# --- spectra, canonical attention, ranks
+# -------------------------------------------------------------
 
 
 def test_canonical_singular_values_match_dense_softmax():
@@ -252,7 +255,8 @@ def test_spectrum_w1_and_ranks_of_known_matrices():
     assert spectra.stable_rank(diag) == pytest.approx(11 / 9)
 
 
-# --- forward passes -----------------------------------------------------------------------------------
+# --- forward passes
+# -----------------------------------------------------------------------------------
 
 
 @needs_minilm
@@ -269,7 +273,7 @@ def test_iter_layers_equals_the_trace_minilm():
 @needs_smollm
 def test_decoder_prefix_blocks_equal_a_shorter_run():
     text = read_text("lincoln")
-    for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12)):
+    for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12), strict=True):
         assert np.allclose(p.attention[:, :12, :12], q.attention, atol=1e-5)
         assert np.allclose(p.scores[:, :12, :12], q.scores, atol=1e-3)
         assert np.allclose(p.hidden_in[:12], q.hidden_in, atol=1e-3)
@@ -294,7 +298,7 @@ def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
         "minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3
     )
     assert len(list(tmp_path.iterdir())) == 1
-    for a, b in zip(records, again.heads):
+    for a, b in zip(records, again.heads, strict=True):
         assert (a.n, a.layer, a.head) == (b.n, b.layer, b.head) and np.array_equal(
             a.angles, b.angles
         )
@@ -304,7 +308,8 @@ def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
         measure.measure_text("minilm", "lincoln", [600])
 
 
-# --- seeded conventions --------------------------------------------------------------------------------
+# --- seeded conventions
+# --------------------------------------------------------------------------------
 
 
 def test_haar_completion_spans_the_complement_and_is_haar():
@@ -348,13 +353,14 @@ def test_rotation_cannot_see_a_shared_token_space_rotation():
     """S -> O S O^T maps (U, V) to (O U, O V): V^T U and so R(S) do not change."""
     rng = np.random.default_rng(23)
     S = _low_rank_scores(40, 6, rng)
-    O = rotation.haar_orthogonal(40, 1, rng)[0]
+    rot = rotation.haar_orthogonal(40, 1, rng)[0]
     a = rotation.eigen_angles(rotation.score_rotation(S, 6))
-    b = rotation.eigen_angles(rotation.score_rotation(O @ S @ O.T, 6))
+    b = rotation.eigen_angles(rotation.score_rotation(rot @ S @ rot.T, 6))
     assert np.allclose(a, b, atol=1e-9)
 
 
-# --- bootstrap and summaries ----------------------------------------------------------------------------
+# --- bootstrap and summaries
+# ----------------------------------------------------------------------------
 
 
 def test_crossed_bootstrap_median_interval():

@@ -1,4 +1,5 @@
-"""The registry of pretrained models, :func:`iter_layers` (one layer at a time) and :func:`attention_maps`."""
+"""The registry of pretrained models, :func:`iter_layers` (one layer at a time) and
+:func:`attention_maps`."""
 
 from __future__ import annotations
 
@@ -65,7 +66,8 @@ class ModelInfo:
 
 
 def _entry(module, **architecture) -> ModelInfo:
-    """A registry entry: name, length limit, weight package and functions from the model's module."""
+    """A registry entry: name, length limit, weight package and functions from the model's
+    module."""
     return ModelInfo(
         name=module.NAME,
         max_tokens=module.MAX_TOKENS,
@@ -118,7 +120,8 @@ def get_model(name: str) -> ModelInfo:
 
 
 def iter_layers(model: str, text: str, max_tokens: int) -> Iterator[LayerPass]:
-    r"""Forward pass of a registered model on a text, one :class:`~attnspec.real.trace.LayerPass` per layer.
+    r"""Forward pass of a registered model on a text, one :class:`~attnspec.real.trace.LayerPass`
+    per layer.
 
     The same computation as ``get_model(model).trace(text, max_tokens, scores=True)``
     (:func:`attnspec.real.trace.iter_layers` with the model's ``embed`` and ``layer``), but each

@@ -228,7 +228,8 @@ def embed(ids: np.ndarray) -> np.ndarray:
 
 
 def logits(last: np.ndarray) -> np.ndarray:
-    r"""Next-token logits :math:`\operatorname{RMSNorm}(x_n)\, E^\top` of a final state, tied embedding :math:`E`."""
+    r"""Next-token logits :math:`\operatorname{RMSNorm}(x_n)\, E^\top` of a final state, tied
+    embedding :math:`E`."""
     model = load()
     return model.weights["token_embd.weight"] @ rms_norm(
         last, model.weights["output_norm.weight"], model.config["eps"]
