@@ -418,3 +418,17 @@ def test_paper_values_are_transcribed_once():
         "314.06",
         "95.12",
     }
+
+
+def test_integer_arguments_are_checked_with_one_message_style():
+    from attnspec.errors import InvalidInput
+
+    S = np.eye(4)
+    with pytest.raises(InvalidInput, match=r"rank=0 is out of range: must be an int >= 1"):
+        rotation.score_factors(S, rank=0)
+    with pytest.raises(InvalidInput, match=r"rank=True is not an integer"):
+        rotation.score_factors(S, rank=True)
+    with pytest.raises(InvalidInput, match=r"seed=-1 is out of range: must be an int >= 0"):
+        rotation.completion_rng(-1)
+    with pytest.raises(InvalidInput, match=r"bins=2.0 is not an integer"):
+        circular.angle_histogram(np.zeros(3), bins=2.0)

@@ -99,9 +99,7 @@ def score_factors(
     if S.ndim != 2 or S.shape[0] != S.shape[1] or S.shape[0] < 1:
         raise InvalidInput(f"S must be a square matrix, got shape {S.shape}")
     n = S.shape[0]
-    rank = n if rank is None else int(rank)
-    if not 1 <= rank:
-        raise InvalidInput(f"rank={rank} is out of range: must be >= 1")
+    rank = n if rank is None else validate.integer("rank", rank, 1)
     k = rank + OVERSAMPLE
     if n <= k:
         U, sigma, Vt = np.linalg.svd(S)
