@@ -184,7 +184,10 @@ def format_uncertain(
     fallback: int = 6,
     missing: str = "n/a",
 ) -> str:
-    """``'value ± se'`` with the decimals :func:`decimals_for` supports, e.g. ``'0.0470 ± 0.0004'``.
+    """``'value ± se'`` with the decimals :func:`decimals_for` supports.
+
+    E.g. ``'0.04703 ± 0.00041'`` (two significant digits of se), ``'0.0470 ± 0.0004'`` with
+    ``significant=1``, ``'1.012 ± 0.013'`` with ``significant=ONE_OR_TWO``.
 
     Just ``value`` (with ``fallback`` decimals) when ``se`` is None, not finite or not positive;
     ``missing`` when ``value`` is None or not finite.
