@@ -34,10 +34,12 @@ def row_softmax(x: np.ndarray) -> np.ndarray:
 
 
 def row_normalizers(beta_S: np.ndarray, beta: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""Row normalizers :math:`Z_i = \sum_j e^{\beta S_{ij}}` and :math:`D_i = Z_i / (d\, e^{\beta^2/2})`.
+    r"""Row normalizers :math:`Z_i = \sum_j e^{\beta S_{ij}}` and :math:`D_i = Z_i / (d\,
+    e^{\beta^2/2})`.
 
-    :math:`D_i \to 1` is the normalizer concentration that the paper's proof controls: the deterministic-normalizer
-    approximation :math:`Z_i \approx d\, e^{\beta^2/2}`. Computed in the log domain.
+    :math:`D_i \to 1` is the normalizer concentration that the paper's proof controls: the
+    deterministic-normalizer approximation :math:`Z_i \approx d\, e^{\beta^2/2}`. Computed in the
+    log domain.
     """
     d = beta_S.shape[1]
     row_max = beta_S.max(axis=1)

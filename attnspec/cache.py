@@ -1,8 +1,8 @@
 """Disk cache of trial results: one ``.npz`` file per entry, written atomically, verified on load.
 
-Location: ``$ATTNSPEC_CACHE`` if set, else ``$XDG_CACHE_HOME/attnspec`` (default ``~/.cache/attnspec``).
-An entry's name holds a digest of every parameter it depends on and of the package version, so a
-changed parameter or a new release never reads an old result.
+Location: ``$ATTNSPEC_CACHE`` if set, else ``$XDG_CACHE_HOME/attnspec`` (default
+``~/.cache/attnspec``). An entry's name holds a digest of every parameter it depends on and of the
+package version, so a changed parameter or a new release never reads an old result.
 
 An entry is used only if every expected array is there with the expected shape, dtype float64 and
 finite values; each ``.npy`` header is checked before its data is read, so a header that declares
@@ -13,9 +13,9 @@ caching and says so once on stderr. Temporary files older than :data:`STALE_SECO
 is gone are removed when a cache folder is first read.
 
 Who computed an entry is not part of its key: a trial computed by a Dask worker and the same trial
-computed in the calling process can differ in the last bits (about 1e-14, from the BLAS thread count
-and the CPU's code paths). Nothing the book stores may depend on that: chapters print every number
-at a precision far above it, and round-off quantities as bounds (the portability run of
+computed in the calling process can differ in the last bits (round-off that depends on the BLAS
+thread count and the CPU's code paths). Nothing the book stores may depend on that: chapters print
+every number at a precision far above it, and round-off quantities as bounds (the portability run of
 ``make test`` recomputes every chapter from an empty cache under other code paths to check it).
 """
 
@@ -110,8 +110,8 @@ def _read_array(zf: zipfile.ZipFile, name: str, shape: tuple[int, ...] | None) -
 def load(
     path: Path, expected: Mapping[str, tuple[int, ...] | None]
 ) -> dict[str, np.ndarray] | None:
-    """The arrays named in ``expected`` (name -> shape, or None for any bounded shape), or None if the
-    entry is missing or not valid."""
+    """The arrays named in ``expected`` (name -> shape, or None for any bounded shape), or None
+    if the entry is missing or not valid."""
     remove_debris(str(path.parent))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
@@ -129,7 +129,8 @@ def load(
 
 
 def save(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write atomically: a temporary file in the same folder, then ``os.replace`` (which replaces a FIFO)."""
+    """Write atomically: a temporary file in the same folder, then ``os.replace`` (which replaces
+    a FIFO)."""
     with replacing(path) as tmp, open(tmp, "wb") as fh:
         np.savez(fh, **arrays)
 
@@ -147,7 +148,8 @@ def cached(
     compute: Callable[[], dict[str, np.ndarray]],
     expected: Mapping[str, tuple[int, ...]],
 ) -> dict[str, np.ndarray]:
-    """The valid stored entry for ``params``, else ``compute()``, stored if the cache can be written."""
+    """The valid stored entry for ``params``, else ``compute()``, stored if the cache can be
+    written."""
     path = entry_path(kind, params)
     stored = load(path, expected)
     if stored is not None:
@@ -175,7 +177,8 @@ def _alive(pid: int) -> bool:
 
 @cache
 def remove_debris(folder: str) -> None:
-    """Remove temporary files older than :data:`STALE_SECONDS` whose writer's pid is not alive (once per folder)."""
+    """Remove temporary files older than :data:`STALE_SECONDS` whose writer's pid is not alive
+    (once per folder)."""
     try:
         names = os.listdir(folder)
     except OSError:

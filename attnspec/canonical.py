@@ -10,8 +10,8 @@ Geometry") replaces the score matrix by the diagonal matrix
 
 Every spectrum below is exact up to round-off and returned in descending order. The functions also
 accept signed scores (an extension outside the model, used for remarks only). The rank measures
-live in :mod:`attnspec.spectra` and are re-exported here; the :math:`\Sigma = 0` causal asymptotics
-and the large-:math:`\ell` stable rank are in :mod:`attnspec.cesaro`.
+(stable and effective ranks) are generic and live in :mod:`attnspec.spectra`; the :math:`\Sigma = 0`
+causal asymptotics and the large-:math:`\ell` stable rank are in :mod:`attnspec.cesaro`.
 """
 
 from __future__ import annotations
@@ -23,16 +23,10 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import LinearOperator, eigsh
 
+from attnspec import validate
 from attnspec.attention import row_softmax
 from attnspec.errors import InvalidInput
-from attnspec.spectra import (  # noqa: F401  (re-exported)
-    erank1,
-    erank2,
-    erank2_amplitude,
-    squared_singular_values,
-    squared_singular_values_of_gram,
-    stable_rank,
-)
+from attnspec.spectra import squared_singular_values, squared_singular_values_of_gram
 
 #: The paper's bound :math:`\|A\|_{op} \le \sqrt{5}` for causal attention.
 CAUSAL_NORM_BOUND = math.sqrt(5.0)
@@ -51,22 +45,18 @@ def _check_scores(s) -> np.ndarray:
 
 
 def _check_ell(ell: int) -> int:
-    if isinstance(ell, bool) or not isinstance(ell, (int, np.integer)) or ell < 2:
-        raise InvalidInput(f"ell={ell!r} is out of range: must be an int >= 2")
-    return int(ell)
+    return validate.integer("ell", ell, 2)
 
 
 def _check_k(k: int, ell: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= ell:
-        raise InvalidInput(f"k={k!r} is out of range: must be an int >= 0 and <= ell = {ell}")
-    return int(k)
+    return validate.integer("k", k, 0, ell)
 
 
 def score_matrix(s) -> np.ndarray:
     r"""The canonical score matrix :math:`\Sigma = \operatorname{diag}(s_1, \dots, s_\ell)`.
 
-    The spectral-degeneration paper, Assumption 1: a score matrix is replaced by the diagonal matrix with the same
-    singular values, in descending order along the diagonal.
+    The spectral-degeneration paper, Assumption 1: a score matrix is replaced by the diagonal matrix
+    with the same singular values, in descending order along the diagonal.
     """
     return np.diag(_check_scores(s))
 
@@ -143,7 +133,8 @@ def bidirectional_parts(s) -> tuple[np.ndarray, np.ndarray]:
     :math:`Z_i = e^{s_i} + \ell - 1`. Hence :math:`z_i = 1/Z_i` and
 
     .. math::
-        d_i = A_{ii} - z_i = \frac{e^{s_i} - 1}{Z_i} = 1 - \ell z_i = \frac{\ell A_{ii} - 1}{\ell - 1}
+        d_i = A_{ii} - z_i = \frac{e^{s_i} - 1}{Z_i} = 1 - \ell z_i
+            = \frac{\ell A_{ii} - 1}{\ell - 1}
 
     (the paper's two forms agree). :math:`d_i \in (-1/(\ell-1), 1)`, and :math:`d_i \ge 0` iff
     :math:`s_i \ge 0`. Computed in the log domain, so large scores do not overflow.
@@ -160,7 +151,8 @@ def bidirectional_parts(s) -> tuple[np.ndarray, np.ndarray]:
 
 
 def bidirectional_attention(s) -> np.ndarray:
-    r"""The dense matrix :math:`A = \operatorname{softmax}(\Sigma) = D + z \mathbf 1^\top`, rows summing to 1."""
+    r"""The dense matrix :math:`A = \operatorname{softmax}(\Sigma) = D + z \mathbf 1^\top`, rows
+    summing to 1."""
     d, z = bidirectional_parts(s)
     A = np.repeat(z[:, None], z.size, axis=1)
     A[np.diag_indices_from(A)] += d
@@ -168,7 +160,8 @@ def bidirectional_attention(s) -> np.ndarray:
 
 
 def symmetrized(s) -> np.ndarray:
-    r"""The symmetric matrix :math:`D + \sqrt z \sqrt z^\top`, similar to :math:`A = D + z \mathbf 1^\top`.
+    r"""The symmetric matrix :math:`D + \sqrt z \sqrt z^\top`, similar to :math:`A = D + z \mathbf
+    1^\top`.
 
     With :math:`W = \operatorname{diag}(\sqrt z)`,
     :math:`W^{-1} A W = D + \sqrt z \sqrt z^\top`: the eigenvalues of :math:`A` are real, and they
@@ -187,7 +180,8 @@ def _grouped(s) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def bidirectional_eigenvalues(s) -> np.ndarray:
-    r"""Eigenvalues of :math:`A = \operatorname{softmax}(\Sigma)`, real, descending, :math:`\lambda_1 = 1`.
+    r"""Eigenvalues of :math:`A = \operatorname{softmax}(\Sigma)`, real, descending,
+    :math:`\lambda_1 = 1`.
 
     Exact reduction by distinct scores (m groups of sizes :math:`n_g`): vectors supported on one
     group and summing to zero are eigenvectors with eigenvalue :math:`d_g` (multiplicity
@@ -211,11 +205,12 @@ def bidirectional_singular_values(s) -> np.ndarray:
 
     Same exact reduction as :func:`bidirectional_eigenvalues`: :math:`A` and :math:`A^\top` both
     preserve the span of the group indicators and act as :math:`\operatorname{diag}(d_g)` on its
-    complement, so the singular values are :math:`|d_g|` (multiplicity :math:`n_g - 1`) and those
-    of the :math:`m \times m` matrix :math:`\operatorname{diag}(d_g) + (z_g \sqrt{n_g})(\sqrt{n_h})^\top`,
-    taken from its Gram matrix (:func:`attnspec.spectra.squared_singular_values`; absolute error
-    of order :math:`10^{-8}` on values near 0). With equal spikes and a constant bulk, m = 2;
-    with all scores distinct (random bulk) this costs one dense eigenproblem of size :math:`\ell`.
+    complement, so the singular values are :math:`|d_g|` (multiplicity :math:`n_g - 1`) and those of
+    the :math:`m \times m` matrix :math:`\operatorname{diag}(d_g) + (z_g
+    \sqrt{n_g})(\sqrt{n_h})^\top`, taken from its Gram matrix
+    (:func:`attnspec.spectra.squared_singular_values`; absolute error of order :math:`10^{-8}` on
+    values near 0). With equal spikes and a constant bulk, m = 2; with all scores distinct (random
+    bulk) this costs one dense eigenproblem of size :math:`\ell`.
     """
     d, z, n = _grouped(s)
     core = np.sqrt(squared_singular_values(np.diag(d) + np.outer(z * np.sqrt(n), np.sqrt(n))))
@@ -223,13 +218,15 @@ def bidirectional_singular_values(s) -> np.ndarray:
 
 
 def bidirectional_frobenius_sq(s) -> float:
-    r""":math:`\|A\|_F^2 = \sum_i z_i^2 (e^{2 s_i} + \ell - 1)` for :math:`A = \operatorname{softmax}(\Sigma)`."""
+    r""":math:`\|A\|_F^2 = \sum_i z_i^2 (e^{2 s_i} + \ell - 1)` for :math:`A =
+    \operatorname{softmax}(\Sigma)`."""
     d, z = bidirectional_parts(s)
     return float(np.sum((d + z) ** 2 + (z.size - 1) * z**2))
 
 
 def interlacing_bounds(s) -> tuple[np.ndarray, np.ndarray]:
-    r"""Bounds :math:`L_i \le \lambda_i(A) \le U_i` for the descending eigenvalues of the bidirectional A.
+    r"""Bounds :math:`L_i \le \lambda_i(A) \le U_i` for the descending eigenvalues of the
+    bidirectional A.
 
     With the diagonal sorted so that :math:`A_{11} \ge \dots \ge A_{\ell\ell}` (descending scores),
 
@@ -252,7 +249,8 @@ def interlacing_bounds(s) -> tuple[np.ndarray, np.ndarray]:
 
 
 def causal_parts(s) -> tuple[np.ndarray, np.ndarray]:
-    r"""Causal softmax of :math:`\Sigma`: :math:`A = \operatorname{diag}(z) T + \operatorname{diag}(d)`.
+    r"""Causal softmax of :math:`\Sigma`: :math:`A = \operatorname{diag}(z) T +
+    \operatorname{diag}(d)`.
 
     Row i attends to :math:`j \le i` (T is the lower-triangular matrix of ones):
     :math:`A_{ii} = e^{s_i} / Z_i`, :math:`A_{ij} = 1 / Z_i` for :math:`j < i`, with
@@ -270,7 +268,8 @@ def causal_parts(s) -> tuple[np.ndarray, np.ndarray]:
 
 
 def causal_attention(s) -> np.ndarray:
-    r"""The dense causal matrix :math:`A` of :func:`causal_parts`, lower triangular, rows summing to 1."""
+    r"""The dense causal matrix :math:`A` of :func:`causal_parts`, lower triangular, rows summing
+    to 1."""
     d, z = causal_parts(s)
     A = np.tril(np.repeat(z[:, None], z.size, axis=1))
     A[np.diag_indices_from(A)] += d
@@ -278,7 +277,8 @@ def causal_attention(s) -> np.ndarray:
 
 
 def causal_eigenvalues(s) -> np.ndarray:
-    r"""Causal eigenvalues, exactly the diagonal :math:`A_{ii} = e^{s_i}/(e^{s_i} + i - 1)`, descending.
+    r"""Causal eigenvalues, exactly the diagonal :math:`A_{ii} = e^{s_i}/(e^{s_i} + i - 1)`,
+    descending.
 
     A is triangular (the paper's causal eigenvalues); :math:`\lambda = 1` from row 1.
     """
@@ -287,7 +287,8 @@ def causal_eigenvalues(s) -> np.ndarray:
 
 
 def causal_gram(s) -> np.ndarray:
-    r"""The Gram matrix :math:`G = A A^\top` of causal attention in :math:`O(\ell^2)`, without a product.
+    r"""The Gram matrix :math:`G = A A^\top` of causal attention in :math:`O(\ell^2)`, without a
+    product.
 
     Row i of A sums to 1 and row :math:`j > i` is constant (:math:`z_j`) on the support of row i, so
 
@@ -304,8 +305,9 @@ def causal_gram(s) -> np.ndarray:
 def causal_singular_values(s) -> np.ndarray:
     r"""Singular values of causal attention, descending: :math:`\sqrt{\lambda_i(A A^\top)}`.
 
-    Dense symmetric eigenproblem of :func:`causal_gram`; absolute error of order :math:`10^{-8}` on the smallest values. For :math:`\Sigma = 0` use the
-    faster :func:`prefix_average_singular_values`.
+    Dense symmetric eigenproblem of :func:`causal_gram`; absolute error of order :math:`10^{-8}` on
+    the smallest values. For :math:`\Sigma = 0` use the faster
+    :func:`prefix_average_singular_values`.
     """
     return np.sqrt(squared_singular_values_of_gram(causal_gram(s)))
 
@@ -320,7 +322,8 @@ def causal_frobenius_sq(s) -> float:
 
 
 class CausalGramOperator(LinearOperator):
-    r"""The Gram operator :math:`x \mapsto A^\top A x` of causal attention, :math:`O(\ell)` per product.
+    r"""The Gram operator :math:`x \mapsto A^\top A x` of causal attention, :math:`O(\ell)` per
+    product.
 
     With :math:`A = \operatorname{diag}(z) T + \operatorname{diag}(d)` (:func:`causal_parts`; T the
     lower-triangular matrix of ones), :math:`A x = z \odot \operatorname{cumsum}(x) + d \odot x` and
@@ -351,7 +354,8 @@ class CausalGramOperator(LinearOperator):
         return self._matvec(x)
 
     def top_eigenvalues(self, n: int) -> np.ndarray:
-        """The n largest eigenvalues of :math:`A^\top A`, descending (ARPACK from the start vector of ones)."""
+        """The n largest eigenvalues of :math:`A^\top A`, descending (ARPACK from the start
+        vector of ones)."""
         top = eigsh(
             self, k=int(n), which="LA", tol=0, v0=np.ones(self.shape[0]), return_eigenvectors=False
         )
@@ -386,7 +390,8 @@ class CausalGramOperator(LinearOperator):
 
 
 def causal_operator_norm(s) -> float:
-    r""":math:`\|A\|_{op}` of causal attention by Lanczos on :math:`A^\top A` (:class:`CausalGramOperator`).
+    r""":math:`\|A\|_{op}` of causal attention by Lanczos on :math:`A^\top A`
+    (:class:`CausalGramOperator`).
 
     Lanczos from a fixed start vector (:meth:`CausalGramOperator.top_eigenvalue`), so the result is
     reproducible; :math:`O(\ell)` time per product.
@@ -395,7 +400,8 @@ def causal_operator_norm(s) -> float:
 
 
 def causal_top_singular_values(s, n: int) -> np.ndarray:
-    r"""The n largest singular values of causal attention, descending, by Lanczos in :math:`O(\ell)` memory.
+    r"""The n largest singular values of causal attention, descending, by Lanczos in :math:`O(\ell)`
+    memory.
 
     The n largest eigenvalues of :class:`CausalGramOperator`, then square roots; agrees with
     :func:`causal_singular_values` to round-off. Falls back to the dense computation when
@@ -409,8 +415,7 @@ def causal_top_singular_values(s, n: int) -> np.ndarray:
         How many values, :math:`1 \le n \le \ell`.
     """
     d, z = causal_parts(s)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= z.size:
-        raise InvalidInput(f"n={n!r} is out of range: must be an int >= 1 and <= ell = {z.size}")
+    n = validate.integer("n", n, 1, z.size)
     if n >= z.size - 1:
         return causal_singular_values(s)[:n]
     return np.sqrt(np.maximum(CausalGramOperator(d, z).top_eigenvalues(n), 0.0))
@@ -449,9 +454,9 @@ def prefix_average_singular_values(ell: int) -> np.ndarray:
     :math:`z_i = 1/i`. Writing :math:`w_m = z_m - z_{m+1}` (:math:`z_{\ell+1} = 0`),
     :math:`A A^\top = U \operatorname{diag}(w) U^\top` with U upper triangular of ones, so
     :math:`(A A^\top)^{-1} = (I - N)^\top \operatorname{diag}(1/w) (I - N)` (N the upper shift) is
-    tridiagonal: diagonal :math:`1/w_j + 1/w_{j-1}`, off-diagonal :math:`-1/w_j`. The singular values
-    are :math:`\mu_i^{-1/2}` for its eigenvalues :math:`\mu_i`: :math:`O(\ell^2)`, relative error
-    of order :math:`10^{-10}` against a dense SVD.
+    tridiagonal: diagonal :math:`1/w_j + 1/w_{j-1}`, off-diagonal :math:`-1/w_j`. The singular
+    values are :math:`\mu_i^{-1/2}` for its eigenvalues :math:`\mu_i`: :math:`O(\ell^2)`, relative
+    error of order :math:`10^{-10}` against a dense SVD.
     """
     ell = _check_ell(ell)
     z = 1.0 / np.arange(1, ell + 1)
@@ -461,7 +466,8 @@ def prefix_average_singular_values(ell: int) -> np.ndarray:
 
 
 def causal_norm_maximizer_scores(ell: int, depth: float = 50.0) -> np.ndarray:
-    r"""Signed scores :math:`(0, -\delta, \dots, -\delta)` where causal :math:`\|A\|_{op}` was largest in a search.
+    r"""Signed scores :math:`(0, -\delta, \dots, -\delta)` where causal :math:`\|A\|_{op}` was
+    largest in a search.
 
     For :math:`\delta` = ``depth`` large, row :math:`i \ge 2` averages tokens :math:`1, \dots, i-1`
     (:math:`A_{ii} \approx e^{-\delta}/(i-1)`), so
@@ -487,7 +493,8 @@ def causal_singular_lower_bound(ell: int) -> np.ndarray:
 
 
 def harmonic_number(ell: int) -> float:
-    r""":math:`H_\ell = \sum_{i=1}^\ell 1/i`: :math:`\|A\|_F^2` of causal attention at :math:`\Sigma = 0`."""
+    r""":math:`H_\ell = \sum_{i=1}^\ell 1/i`: :math:`\|A\|_F^2` of causal attention at
+    :math:`\Sigma = 0`."""
     return float(np.sum(1.0 / np.arange(1, _check_ell(ell) + 1)))
 
 
@@ -555,7 +562,8 @@ def profile_error(s, k: int) -> float:
 
 
 def stable_rank_limit(k: int, ell: int) -> float:
-    r"""Limit of the bidirectional stable rank: :math:`(k + 1 - c)/\alpha_+(c)^2`, :math:`c = k/\ell`.
+    r"""Limit of the bidirectional stable rank: :math:`(k + 1 - c)/\alpha_+(c)^2`, :math:`c =
+    k/\ell`.
 
     From the profile: :math:`\|A\|_F^2 \to k - 1 + \alpha_+^2 + \alpha_-^2 = k + 1 - c` and
     :math:`\|A\|_{op} \to \alpha_+(c)`. Since :math:`\alpha_+(c)^2 = 1 + \sqrt c + O(c)`, the
@@ -571,9 +579,11 @@ def stable_rank_limit(k: int, ell: int) -> float:
 
 
 def counterexample_attention(ell: int) -> tuple[np.ndarray, np.ndarray]:
-    r"""Softmax of two score matrices with equal singular values :math:`(t, 0, \dots, 0)`, :math:`t = 2\log\ell`.
+    r"""Softmax of two score matrices with equal singular values :math:`(t, 0, \dots, 0)`, :math:`t
+    = 2\log\ell`.
 
-    The spectral-degeneration paper, Appendix A: :math:`\Sigma = t e_1 e_1^\top` and :math:`S = (t/\ell) \mathbf 1 \mathbf 1^\top`.
+    The spectral-degeneration paper, Appendix A: :math:`\Sigma = t e_1 e_1^\top` and :math:`S =
+    (t/\ell) \mathbf 1 \mathbf 1^\top`.
     :math:`\operatorname{softmax}(S) = \mathbf 1 \mathbf 1^\top/\ell` has rank one, while
     :math:`\operatorname{softmax}(\Sigma)` (one spike with :math:`f(\ell) = \ell`) has two singular
     values near 1, :math:`\alpha_\pm(1/\ell) = 1 \pm 1/(2\sqrt\ell) + O(1/\ell)`. Both are computed

@@ -64,7 +64,8 @@ class BidirectionalSummary:
 
 
 def bidirectional_summary(ell: int, k: int, margin_name: str) -> BidirectionalSummary:
-    """Spectra of :math:`A_b` for k spikes with margin ``margin_name`` over a zero bulk (exact reduction)."""
+    """Spectra of :math:`A_b` for k spikes with margin ``margin_name`` over a zero bulk (exact
+    reduction)."""
     f = margin(margin_name)
     s = zero_bulk_scores(ell, k, margin_name)
     sigma, lam = canonical.bidirectional_singular_values(s), canonical.bidirectional_eigenvalues(s)
@@ -94,7 +95,8 @@ def bidirectional_summary(ell: int, k: int, margin_name: str) -> BidirectionalSu
 
 @dataclass(frozen=True)
 class BoundedBulkSummary:
-    """Bidirectional attention with k spikes (:math:`f = \\log \\ell`) over a bulk uniform in :math:`[0, B]`."""
+    """Bidirectional attention with k spikes (:math:`f = \\log \\ell`) over a bulk uniform in
+    :math:`[0, B]`."""
 
     ell: int
     lam1_error: float
@@ -107,13 +109,15 @@ class BoundedBulkSummary:
 
 
 def bounded_bulk_scores(ell: int, k: int, bulk_max: float, seed: int) -> np.ndarray:
-    """k spikes (:math:`f = \\log \\ell`) over a bulk uniform in :math:`[0, B]`, stream ``default_rng([seed, ell])``."""
+    """k spikes (:math:`f = \\log \\ell`) over a bulk uniform in :math:`[0, B]`, stream
+    ``default_rng([seed, ell])``."""
     rng = np.random.default_rng([seed, ell])
     return canonical.spike_bulk_scores(ell, k, f=math.log, bulk_max=bulk_max, rng=rng)
 
 
 def bounded_bulk_summary(ell: int, k: int, bulk_max: float, seed: int) -> BoundedBulkSummary:
-    """Eigenvalues, interlacing and bulk singular values of :math:`A_b` with a bounded random bulk (dense)."""
+    """Eigenvalues, interlacing and bulk singular values of :math:`A_b` with a bounded random
+    bulk (dense)."""
     s = bounded_bulk_scores(ell, k, bulk_max, seed)
     lam, sigma = canonical.bidirectional_eigenvalues(s), canonical.bidirectional_singular_values(s)
     lower, upper = canonical.interlacing_bounds(s)
@@ -132,7 +136,8 @@ def bounded_bulk_summary(ell: int, k: int, bulk_max: float, seed: int) -> Bounde
 
 @dataclass(frozen=True)
 class CausalSummary:
-    """Causal attention with k spikes (:math:`f = \\log \\ell`) over a bounded bulk at one :math:`\\ell`."""
+    """Causal attention with k spikes (:math:`f = \\log \\ell`) over a bounded bulk at one
+    :math:`\\ell`."""
 
     ell: int
     spike_gap: float  # max_{i <= k} (1 - lambda_i)
@@ -149,7 +154,8 @@ class CausalSummary:
 def causal_summary(
     ell: int, k: int, bulk_max: float, seed: int, eps: float, cap: int
 ) -> CausalSummary:
-    """Eigenvalues (exact), norm, leading singular values (Lanczos) and stable rank of :math:`A_c`."""
+    """Eigenvalues (exact), norm, leading singular values (Lanczos) and stable rank of
+    :math:`A_c`."""
     s = bounded_bulk_scores(ell, k, bulk_max, seed)
     d, z = canonical.causal_parts(s)
     diag = d + z
@@ -183,10 +189,12 @@ class ExactIdentities:
 
 
 def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=()) -> ExactIdentities:
-    """Closed forms against dense computation at one :math:`\\ell`, bounded bulk, plus exact identities of ``summaries``.
+    """Closed forms against dense computation at one :math:`\\ell`, bounded bulk, plus exact
+    identities of ``summaries``.
 
     ``summaries`` are :class:`BidirectionalSummary` and :class:`BoundedBulkSummary` objects whose
-    exact identities (middle values, zero-bulk tail, :math:`\\lambda_1 = 1`, interlacing) are included.
+    exact identities (middle values, zero-bulk tail, :math:`\\lambda_1 = 1`, interlacing) are
+    included.
     """
     s = bounded_bulk_scores(ell, k, bulk_max, seed)
     A = canonical.bidirectional_attention(s)

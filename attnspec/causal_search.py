@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec import validate
 from attnspec.canonical import causal_singular_values, spike_bulk_scores
-from attnspec.errors import InvalidInput
 
 #: Scales T of the random scores, uniform in [0, T].
 RANDOM_SCALES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -28,7 +28,8 @@ RANDOM_SCALES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 
 @dataclass(frozen=True)
 class SearchHit:
-    """The smallest :math:`3 i \\sigma_i` of one family: value, family name, :math:`\\ell` and index i."""
+    """The smallest :math:`3 i \\sigma_i` of one family: value, family name, :math:`\\ell` and
+    index i."""
 
     value: float
     family: str
@@ -38,14 +39,16 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class LowerBoundSearch:
-    """Result of :func:`lower_bound_search`: the best hit of each family and the number of spectra tried."""
+    """Result of :func:`lower_bound_search`: the best hit of each family and the number of
+    spectra tried."""
 
     hits: tuple[SearchHit, ...]
     spectra: int
 
     @property
     def ranked(self) -> tuple[SearchHit, ...]:
-        """The hits from smallest to largest value; values equal to 9 decimals keep the family order.
+        """The hits from smallest to largest value; values equal to 9 decimals keep the family
+        order.
 
         Families can reach the same minimum (the spike–bulk family's tail is the Cesàro matrix's);
         rounding before ranking keeps the order independent of round-off.
@@ -90,7 +93,8 @@ def lower_bound_search(
     draws: int = 64,
     structured_ells: tuple[int, ...] = (32, 128, 512, 1024),
 ) -> LowerBoundSearch:
-    r"""Smallest :math:`3 i \sigma_i(A)` found for causal attention with non-negative diagonal scores.
+    r"""Smallest :math:`3 i \sigma_i(A)` found for causal attention with non-negative diagonal
+    scores.
 
     Parameters
     ----------
@@ -109,8 +113,7 @@ def lower_bound_search(
         ("draws", draws, 1),
         ("seed", seed, 0),
     ):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise InvalidInput(f"{name}={value!r} is out of range: must be an int >= {low}")
+        validate.integer(name, value, low)
     best: dict[str, SearchHit] = {}
     spectra = 0
 

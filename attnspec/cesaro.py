@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq
 
+from attnspec import validate
 from attnspec.canonical import (
     CausalGramOperator,
     causal_frobenius_sq,
@@ -66,13 +67,12 @@ class CesaroPoint:
 
 
 def _check_ell(ell) -> int:
-    if isinstance(ell, bool) or not isinstance(ell, (int, np.integer)) or ell < 2:
-        raise InvalidInput(f"ell={ell!r} is out of range: must be an int >= 2")
-    return int(ell)
+    return validate.integer("ell", ell, 2)
 
 
 def large_ell_stable_rank(s) -> tuple[float, float]:
-    r"""``(srank, norm)`` of causal attention with scores ``s``: :math:`\|A\|_F^2/\|A\|_{op}^2` and :math:`\|A\|_{op}`.
+    r"""``(srank, norm)`` of causal attention with scores ``s``: :math:`\|A\|_F^2/\|A\|_{op}^2` and
+    :math:`\|A\|_{op}`.
 
     :math:`O(\ell)` memory and time per Lanczos product; exact to round-off.
     """
@@ -82,7 +82,8 @@ def large_ell_stable_rank(s) -> tuple[float, float]:
 
 
 def cesaro_point(ell: int) -> CesaroPoint:
-    r"""Norm and Frobenius norm of the Cesàro matrix of size :math:`\ell` (causal attention at :math:`\Sigma = 0`)."""
+    r"""Norm and Frobenius norm of the Cesàro matrix of size :math:`\ell` (causal attention at
+    :math:`\Sigma = 0`)."""
     ell = _check_ell(ell)
     _, norm = large_ell_stable_rank(np.zeros(ell))
     return CesaroPoint(ell=ell, norm=norm, frobenius_sq=harmonic_number(ell))
@@ -117,7 +118,8 @@ class Crossing:
 def stable_rank_crossing(
     k: int, f: Callable[[float], float], target: float, lower: int, upper: int, rtol: float = 0.005
 ) -> Crossing:
-    r"""Smallest :math:`\ell` in :math:`[\ell_-, \ell_+]` where causal srank with k spikes (zero bulk) reaches ``target``.
+    r"""Smallest :math:`\ell` in :math:`[\ell_-, \ell_+]` where causal srank with k spikes (zero
+    bulk) reaches ``target``.
 
     The stable rank is evaluated exactly at integer :math:`\ell` (:func:`large_ell_stable_rank`) and
     the root of :math:`\operatorname{srank}(\ell) - \text{target}` is bracketed in :math:`\log \ell`

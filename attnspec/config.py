@@ -56,7 +56,8 @@ class Parameter:
                 value = [self.item(part) for part in text.split(",") if part.strip()]
             except ValueError:
                 raise InvalidInput(
-                    f"{self.name}={text!r} is not a comma-separated list of {self.item.__name__} ({self.range_text})"
+                    f"{self.name}={text!r} is not a comma-separated list of "
+                    f"{self.item.__name__} ({self.range_text})"
                 ) from None
         else:
             try:
@@ -323,7 +324,8 @@ class Config:
             )
         if self.hist_min >= self.hist_max:
             raise InvalidInput(
-                f"hist_min={self.hist_min!r} is out of range: must be < hist_max = {self.hist_max!r}"
+                f"hist_min={self.hist_min!r} is out of range: "
+                f"must be < hist_max = {self.hist_max!r}"
             )
         check_memory(self.d)
 
@@ -337,7 +339,8 @@ def check_memory(d: int) -> None:
     need, have = trial_memory_bytes(d), available_memory_bytes()
     if need > have:
         raise InvalidInput(
-            f"d={d} needs about {need / 2**30:.1f} GiB per trial but only {have / 2**30:.1f} GiB is available"
+            f"d={d} needs about {need / 2**30:.1f} GiB per trial "
+            f"but only {have / 2**30:.1f} GiB is available"
         )
 
 

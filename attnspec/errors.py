@@ -11,4 +11,5 @@ class InvalidInput(ValueError):
 
 
 class RunFailed(RuntimeError):
-    """The run stopped for a reason outside its input (a worker died repeatedly); finished work is kept."""
+    """The run stopped for a reason outside its input (a worker died repeatedly); finished work
+    is kept."""

@@ -89,7 +89,8 @@ class RateFit:
 
 
 def rate_fit(x, y) -> RateFit:
-    r"""Fit :math:`y \propto x^{-\text{rate}}` over the points where ``y`` is finite and positive."""
+    r"""Fit :math:`y \propto x^{-\text{rate}}` over the points where ``y`` is finite and
+    positive."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     ok = np.isfinite(y) & (y > 0)
     if ok.sum() < 2:
@@ -99,7 +100,8 @@ def rate_fit(x, y) -> RateFit:
 
 
 def leave_one_out(parts: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The pooled ``parts`` with one part (trial) left out at a time; empty with fewer than two parts."""
+    """The pooled ``parts`` with one part (trial) left out at a time; empty with fewer than two
+    parts."""
     if len(parts) < 2:
         return []
     return [np.concatenate(list(parts[:j]) + list(parts[j + 1 :])) for j in range(len(parts))]
@@ -118,7 +120,8 @@ def jackknife_se(values) -> float:
 
 
 def rate_fit_jackknife(x, parts_per_x: Sequence[Sequence[np.ndarray]], distance) -> RateFit:
-    r"""A rate fitted to ``distance(i, pooled parts)`` at each ``x[i]``, with its jackknife over trials.
+    r"""A rate fitted to ``distance(i, pooled parts)`` at each ``x[i]``, with its jackknife over
+    trials.
 
     ``parts_per_x[i]`` holds the per-trial samples at ``x[i]``. The rate's trial uncertainty
     ``se_trials`` leaves out trial :math:`j` at every ``x`` that has more than one trial (sizes

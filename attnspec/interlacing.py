@@ -18,7 +18,8 @@ def rank_one_interlacing_violation(s2_before: np.ndarray, s2_after: np.ndarray) 
     Parameters
     ----------
     s2_before, s2_after : numpy.ndarray
-        Squared singular values of :math:`M` and :math:`M + R`, shape ``(trials, d)``, rows descending.
+        Squared singular values of :math:`M` and :math:`M + R`, shape ``(trials, d)``, rows
+        descending.
 
     Returns
     -------
@@ -29,7 +30,8 @@ def rank_one_interlacing_violation(s2_before: np.ndarray, s2_after: np.ndarray) 
     a, b = np.atleast_2d(s2_before), np.atleast_2d(s2_after)
     if a.shape != b.shape or a.shape[1] < 2:
         raise InvalidInput(
-            f"s2_before, s2_after have shapes {a.shape}, {b.shape}: must be equal, with >= 2 columns"
+            f"s2_before, s2_after have shapes {a.shape}, {b.shape}: "
+            "must be equal, with >= 2 columns"
         )
     M, MR = np.sqrt(np.maximum(a, 0.0)), np.sqrt(np.maximum(b, 0.0))
     upper = np.max(MR[:, 1:] - M[:, :-1])

@@ -1,6 +1,7 @@
 r"""The seven-model ladder from softmax attention to its linear Gaussian equivalent.
 
-Each rung changes one thing (arXiv 2510.06685 and its reproduction notebook's model table):
+Each rung changes one thing (the Gaussian-equivalence paper, "Gaussian Equivalence for
+Self-Attention", arXiv 2510.06685, and the model table of its seed notebook):
 :math:`\sqrt d A \to \sqrt d A_\perp \to Y \to Y_f \to Y_Q \to Y_Q^{lin}`, and the final
 theoretical model :math:`Y_f^{lin}`. :data:`LADDER` maps each name to its builder, LaTeX definition
 and role; the book's model table is generated from it. Here
@@ -8,8 +9,9 @@ and role; the book's model table is generated from it. Here
 
 Three rungs also know their Gram matrix :math:`G = M M^\top` from the previous rung's, exactly:
 :math:`G_{A_\perp} = G_A - \mathbf 1\mathbf 1^\top` (rows of A sum to 1),
-:math:`(G_Y)_{ij} = D_i D_j (G_{A_\perp} + \mathbf 1\mathbf 1^\top)_{ij}` (:math:`Y = \mathrm{diag}(D)\,\sqrt d A`)
-and :math:`(G_{Y_f})_{ij} = (G_Y)_{ij} - D_i - D_j + 1` (row sums of Y are :math:`\sqrt d D_i`).
+:math:`(G_Y)_{ij} = D_i D_j (G_{A_\perp} + \mathbf 1\mathbf 1^\top)_{ij}` (:math:`Y =
+\mathrm{diag}(D)\,\sqrt d A`) and :math:`(G_{Y_f})_{ij} = (G_Y)_{ij} - D_i - D_j + 1` (row sums of Y
+are :math:`\sqrt d D_i`).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class TrialInputs:
 
 
 def gaussian_equivalent(S: np.ndarray, W: np.ndarray, theta: tuple[float, float]) -> np.ndarray:
-    r"""Linear Gaussian-equivalent model :math:`\sqrt{\theta_2} S/\sqrt d + \sqrt{\theta_1-\theta_2} W/\sqrt d`."""
+    r"""Linear Gaussian-equivalent model :math:`\sqrt{\theta_2} S/\sqrt d +
+    \sqrt{\theta_1-\theta_2} W/\sqrt d`."""
     theta1, theta2 = theta
     d = S.shape[0]
     out = np.sqrt(theta2 / d) * S
@@ -99,7 +102,8 @@ def _gram_Y_f(G: np.ndarray, x: TrialInputs) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Model:
-    """One rung: its builder, LaTeX definition, role, and optionally its Gram update from `parent`."""
+    """One rung: its builder, LaTeX definition, role, and optionally its Gram update from
+    `parent`."""
 
     name: str
     latex: str

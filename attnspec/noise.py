@@ -1,10 +1,11 @@
-r"""The noise floor of a bulk comparison: the reference rung against independent repetitions of itself.
+r"""The noise floor of a bulk comparison: the reference rung against independent repetitions of
+itself.
 
-Two bulks of the same law, drawn independently, still differ: their distance is the floor below which
-a measured distance says nothing. Repetition r (r = 1, 2, ...) draws the reference rung
+Two bulks of the same law, drawn independently, still differ: their distance is the floor below
+which a measured distance says nothing. Repetition r (r = 1, 2, ...) draws the reference rung
 :math:`\sqrt d A_\perp` from the trials of ``SeedSequence(seed + r)``, independent of the trials of
-``seed``, with the same size, temperature, number of trials and top-value removal. Only the reference
-rung is computed, not the whole ladder.
+``seed``, with the same size, temperature, number of trials and top-value removal. Only the
+reference rung is computed, not the whole ladder.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ METRICS = ("l1", "ks", "w1")
 
 
 def reference_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
-    r"""Squared singular values (descending) of :math:`\sqrt d A_\perp` for trial k of ``seed``, cached."""
+    r"""Squared singular values (descending) of :math:`\sqrt d A_\perp` for trial k of ``seed``,
+    cached."""
 
     def compute():
         M = row_softmax(float(beta) * draw_scores(int(d), trial_rng(int(seed), int(k))))
@@ -43,7 +45,8 @@ def reference_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
 
 
 def reference_bulk(config: Config, seed: int) -> np.ndarray:
-    """Bulk of the reference rung over ``config.trials`` trials of ``seed``, top values removed per trial."""
+    """Bulk of the reference rung over ``config.trials`` trials of ``seed``, top values removed
+    per trial."""
     return np.concatenate(
         [
             bulk(reference_s2(config.d, config.beta, seed, k), config.remove_top_k)
@@ -53,7 +56,8 @@ def reference_bulk(config: Config, seed: int) -> np.ndarray:
 
 
 def distance(metric: str, a: np.ndarray, b: np.ndarray, config: Config) -> float:
-    """Distance between two bulks: ``metric`` in {'l1', 'ks', 'w1'} (L1 on ``config``'s histogram grid)."""
+    """Distance between two bulks: ``metric`` in {'l1', 'ks', 'w1'} (L1 on ``config``'s histogram
+    grid)."""
     if metric == "l1":
         return l1_distance(a, b, config.hist_bins, config.hist_range)
     if metric == "ks":
@@ -79,7 +83,8 @@ class NoiseFloor:
 
 
 def noise_floor(config: Config, reference: np.ndarray, repetitions: int = 3) -> NoiseFloor:
-    """Distances between ``reference`` (the bulk at ``config.seed``) and repetitions at seeds seed + 1 ... seed + R."""
+    """Distances between ``reference`` (the bulk at ``config.seed``) and repetitions at seeds
+    seed + 1 ... seed + R."""
     if int(repetitions) < 1:
         raise InvalidInput(f"repetitions={repetitions} is out of range: must be an integer >= 1")
     reps = [

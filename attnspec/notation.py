@@ -1,7 +1,8 @@
 r"""Short mathematical symbols of the ladder's rungs, for figure legends and table headers.
 
 :data:`attnspec.ladder.LADDER` holds each rung's full LaTeX definition; figures and tables need a
-short label. :math:`A_\perp = A - \mathbf 1\mathbf 1^\top/d` is attention with its uniform mode removed.
+short label. :math:`A_\perp = A - \mathbf 1\mathbf 1^\top/d` is attention with its uniform mode
+removed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ SYMBOLS: dict[str, str] = {
 
 
 def symbol(name: str) -> str:
-    """The rung's short symbol as inline math, e.g. ``'$Y_f^{\\mathrm{lin}}$'`` for ``'Y_f_lin'``."""
+    """The rung's short symbol as inline math, e.g. ``'$Y_f^{\\mathrm{lin}}$'`` for
+    ``'Y_f_lin'``."""
     if name not in SYMBOLS:
         raise InvalidInput(
             f"name={name!r} is not a rung of the ladder: must be one of {', '.join(MODEL_NAMES)}"

@@ -8,6 +8,15 @@ import numpy as np
 from .ladder import REFERENCE
 
 
+def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
+    """Label the axes of ``ax``, draw its legend (keyword arguments ``legend``), tighten ``fig``."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(**legend)
+    fig.tight_layout()
+    return fig
+
+
 def top_singular_values(top: dict[str, np.ndarray]) -> plt.Figure:
     """Grouped bars (log scale) of each model's largest squared singular values."""
     names = list(top)
@@ -35,11 +44,7 @@ def loglog_fit(
     ax.plot(xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto x^{{{slope:.2f}}}$")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, xlabel, ylabel)
 
 
 def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: str) -> plt.Figure:
@@ -54,11 +59,7 @@ def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: s
         label=f"normal, predicted std {std:.4f}",
     )
     ax.axvline(mean, color="k", linewidth=0.8)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("density")
-    ax.legend(fontsize=9)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, xlabel, "density", fontsize=9)
 
 
 def measured_vs_predicted(
@@ -70,11 +71,7 @@ def measured_vs_predicted(
     ax.plot(x, measured, "o", label="measured")
     if logy:
         ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, xlabel, ylabel)
 
 
 def sorted_bulk_curves(bulks: dict[str, np.ndarray], dashed: str = "sqrt_d_A") -> plt.Figure:
@@ -87,11 +84,9 @@ def sorted_bulk_curves(bulks: dict[str, np.ndarray], dashed: str = "sqrt_d_A") -
             label=name,
             linestyle="--" if name == dashed else "-",
         )
-    ax.set_xlabel("index (sorted, top-k removed, pooled over trials)")
-    ax.set_ylabel(r"$s^2$")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(
+        fig, ax, "index (sorted, top-k removed, pooled over trials)", r"$s^2$", fontsize=8
+    )
 
 
 def bulk_histogram_grid(
@@ -101,13 +96,14 @@ def bulk_histogram_grid(
     reference: str = REFERENCE,
     density=None,
 ) -> plt.Figure:
-    """One panel per model: its bulk histogram over the reference's (and an optional density curve)."""
+    """One panel per model: its bulk histogram over the reference's (and an optional density
+    curve)."""
     names = [n for n in bulks if n != reference]
     cols = 3
     rows = -(-len(names) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(11, 3.2 * rows), sharex=True, sharey=True)
     edges = np.linspace(*value_range, bins + 1)
-    for ax, name in zip(axes.flat, names):
+    for ax, name in zip(axes.flat, names, strict=False):
         ax.hist(bulks[reference], bins=edges, density=True, color="0.75", label=reference)
         ax.hist(bulks[name], bins=edges, density=True, histtype="step", linewidth=1.3, label=name)
         if density is not None:
@@ -132,18 +128,15 @@ def curves(
         ax.plot(x, y, marker="o", label=name)
     if logy:
         ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, xlabel, ylabel, fontsize=8)
 
 
 def scores_and_entries(
     S: np.ndarray, A: np.ndarray, beta: float, sample: int = 20000
 ) -> plt.Figure:
     r"""Left: histogram of the scores against N(0, 1). Right: :math:`d A_{ij}` against
-    :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic normalizer)."""
+    :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic
+    normalizer)."""
     d = S.shape[0]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     left.hist(S.ravel(), bins=120, density=True, alpha=0.75, label=r"$S_{ij}$")
@@ -160,11 +153,7 @@ def scores_and_entries(
     )
     right.set_xscale("log")
     right.set_yscale("log")
-    right.set_xlabel(r"$e^{\beta S_{ij} - \beta^2/2}$")
-    right.set_ylabel(r"$d\,A_{ij}$")
-    right.legend()
-    fig.tight_layout()
-    return fig
+    return _finish(fig, right, r"$e^{\beta S_{ij} - \beta^2/2}$", r"$d\,A_{ij}$")
 
 
 def law_histogram_grid(
@@ -196,15 +185,15 @@ def law_histogram_grid(
         ys = np.asarray(density(xs), dtype=float)
         curves_[label] = np.where(np.isfinite(ys), ys, np.nan)
     top, floor = 0.0, np.inf
-    for ax, name in zip(axes.flat, names):
+    for ax, name in zip(axes.flat, names, strict=False):
         floor = min(floor, 0.5 / (max(bulks[name].size, 1) * (hist_edges[1] - hist_edges[0])))
         heights, _, _ = ax.hist(
             bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk"
         )
         top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
-        for (label, ys), (color, style) in zip(curves_.items(), styles):
+        for (label, ys), (color, style) in zip(curves_.items(), styles, strict=False):
             ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.1, label=label)
-        for label, x in (edges or {}).items():
+        for x in (edges or {}).values():
             ax.axvline(x, color="0.3", linestyle=":", linewidth=0.9)
         ax.set_title(name, fontsize=10)
     axes.flat[0].legend(fontsize=7, loc="upper right")
@@ -227,12 +216,13 @@ def law_histogram_grid(
 def per_trial_points(
     values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str
 ) -> plt.Figure:
-    """One column of points per model (one point per trial, spread sideways) with horizontal lines."""
+    """One column of points per model (one point per trial, spread sideways) with horizontal
+    lines."""
     fig, ax = plt.subplots(figsize=(8, 4.2))
     styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
-    for (label, y), (color, style) in zip(lines.items(), styles):
+    for (label, y), (color, style) in zip(lines.items(), styles, strict=False):
         ax.axhline(y, color=color, linestyle=style, linewidth=1.1, label=label)
-    for i, (name, v) in enumerate(values.items()):
+    for i, v in enumerate(values.values()):
         v = np.asarray(v, dtype=float)
         offsets = np.linspace(-0.22, 0.22, v.size) if v.size > 1 else np.zeros(1)
         ax.plot(i + offsets, v, "o", markersize=4, alpha=0.8, color=f"C{i % 10}")
@@ -255,11 +245,7 @@ def cdf_differences(
     ax.axhline(0.0, color="0.4", linewidth=0.8)
     for name, y in diffs.items():
         ax.plot(x, y, linewidth=1.2, linestyle="--" if name in dashed else "-", label=name)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8, ncol=2)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, xlabel, ylabel, fontsize=8, ncol=2)
 
 
 def line_panels(
@@ -277,7 +263,7 @@ def line_panels(
     fig, axes = plt.subplots(
         nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False
     )
-    for ax, panel in zip(axes.flat, panels):
+    for ax, panel in zip(axes.flat, panels, strict=False):
         for line in panel["lines"]:
             x, y, fmt, label = line[:4]
             ax.plot(x, y, fmt, label=label, **(line[4] if len(line) > 4 else {}))
@@ -297,7 +283,8 @@ def line_panels(
 
 
 def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Figure:
-    r"""Several series on log-log axes, each with error bars and its fitted line :math:`e^{a} x^{b}`.
+    r"""Several series on log-log axes, each with error bars and its fitted line :math:`e^{a}
+    x^{b}`.
 
     ``series`` maps a legend label to ``(y, yerr, slope, intercept)``; a series whose slope is not
     finite is drawn without a line. Points that are not finite and positive are left out.
@@ -353,22 +340,21 @@ def curves_with_guides(
     hlines: dict[str, float] | None = None,
     logy: bool = False,
 ) -> plt.Figure:
-    """Several named curves against a common x, with labelled vertical and horizontal guide lines."""
+    """Several named curves against a common x, with labelled vertical and horizontal guide
+    lines."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     markers = "osD^v<>ph*"
     for i, (name, y) in enumerate(ys.items()):
         ax.plot(x, y, marker=markers[i % len(markers)], markersize=5, label=name)
-    for (label, v), style in zip((vlines or {}).items(), ("-.", ":")):
+    for (label, v), style in zip((vlines or {}).items(), ("-.", ":"), strict=False):
         ax.axvline(v, color="k", linestyle=style, linewidth=1, label=label)
-    for (label, h), style in zip((hlines or {}).items(), (":", "-.")):
+    for (label, h), style in zip((hlines or {}).items(), (":", "-."), strict=False):
         ax.axhline(h, color="0.35", linestyle=style, linewidth=1, label=label)
     if logy:
         ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    return fig
+    return _finish(
+        fig, ax, xlabel, ylabel, fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5)
+    )
 
 
 def phase_diagram(
@@ -383,7 +369,8 @@ def phase_diagram(
     points: dict[str, tuple] | None = None,
     fmt: str = "{:.3f}",
 ) -> plt.Figure:
-    r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale, every cell labelled with its value.
+    r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale, every cell labelled with
+    its value.
 
     The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear.
     ``curves`` maps a label to ``(xs, ys)`` drawn as lines, ``points`` a label to ``(xs, ys)``
@@ -429,7 +416,7 @@ def phase_diagram(
                         fontsize=8,
                         color="w" if dark else "k",
                     )
-    for (label, (cx, cy)), style in zip((curves or {}).items(), ("-", "--", ":")):
+    for (label, (cx, cy)), style in zip((curves or {}).items(), ("-", "--", ":"), strict=False):
         ax.plot(cx, cy, color="tab:red", linestyle=style, linewidth=1.8, label=label)
     for label, (px, py) in (points or {}).items():
         ax.plot(
@@ -464,8 +451,8 @@ def spread_and_distance(
     distance: dict[str, np.ndarray],
     ylabel_distance: str,
 ) -> plt.Figure:
-    r"""Left: measured normalizer spread (points) and its prediction (lines) against :math:`\beta`, one
-    colour per group. Right: a distance against the predicted spread, same groups, log-log.
+    r"""Left: measured normalizer spread (points) and its prediction (lines) against :math:`\beta`,
+    one colour per group. Right: a distance against the predicted spread, same groups, log-log.
 
     ``measured[g]`` is evaluated at ``betas``; ``predicted[g]`` is ``(beta_grid, values)``;
     ``spread[g]`` and ``distance[g]`` are paired values at ``betas``.
@@ -484,11 +471,7 @@ def spread_and_distance(
     left.legend(fontsize=8)
     right.set_xscale("log")
     right.set_yscale("log")
-    right.set_xlabel(r"predicted std$(D_i)$")
-    right.set_ylabel(ylabel_distance)
-    right.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, right, r"predicted std$(D_i)$", ylabel_distance, fontsize=8)
 
 
 def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
@@ -526,7 +509,8 @@ def power_law_with_prediction(
     ylabel: str,
     var: str = "d",
 ) -> plt.Figure:
-    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`γ`, and predicted points.
+    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`γ`, and
+    predicted points.
 
     ``exponent_text`` is the fitted exponent as printed (with the digits its uncertainty supports);
     ``predicted`` is drawn as crosses at the same ``x``.
@@ -540,11 +524,7 @@ def power_law_with_prediction(
     ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, xlabel, ylabel)
 
 
 def cdf_differences_with_noise(
@@ -569,7 +549,7 @@ def cdf_differences_with_noise(
         rows, ncols, figsize=(3.8 * ncols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
     )
     floor = float(np.max(np.abs(noise)))
-    for i, (ax, name) in enumerate(zip(axes.flat, names)):
+    for i, (ax, name) in enumerate(zip(axes.flat, names, strict=False)):
         ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
         ax.axhline(0.0, color="0.5", linewidth=0.6)
         ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
@@ -589,7 +569,8 @@ def cdf_differences_with_noise(
 
 
 def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Figure:
-    """On every axis of ``fig`` labelled ``xlabel``: major ticks at ``lengths`` only, no minor ticks."""
+    """On every axis of ``fig`` labelled ``xlabel``: major ticks at ``lengths`` only, no minor
+    ticks."""
     for ax in fig.axes:
         if ax.get_xlabel() == xlabel:
             ax.set_xticks(list(lengths), [str(n) for n in lengths])

@@ -1,6 +1,8 @@
-r"""The top singular value of softmax attention, :math:`s_1(A)`, per trial, without the rest of the spectrum.
+r"""The top singular value of softmax attention, :math:`s_1(A)`, per trial, without the rest of the
+spectrum.
 
-Every row of :math:`A = \mathrm{softmax}(\beta S)` sums to one, so :math:`A\mathbf 1 = \mathbf 1` and
+Every row of :math:`A = \mathrm{softmax}(\beta S)` sums to one, so :math:`A\mathbf 1 = \mathbf 1`
+and
 :math:`s_1(A) \ge 1`; the rank-one chapter measures the excess :math:`s_1(A) - 1` across :math:`d`.
 The top singular value is separated from the second by a factor of order :math:`\sqrt d`, so power
 iteration on :math:`A^\top A` started from :math:`\mathbf 1` converges in a few steps and costs
@@ -18,7 +20,8 @@ from .experiment import trial_rng
 
 
 def top_singular_value(M: np.ndarray, tol: float = 1e-15, max_iter: int = 500) -> float:
-    r"""Largest singular value :math:`s_1(M)` by power iteration on :math:`M^\top M` from :math:`\mathbf 1`.
+    r"""Largest singular value :math:`s_1(M)` by power iteration on :math:`M^\top M` from
+    :math:`\mathbf 1`.
 
     Stops when the estimate changes by less than ``tol`` relatively. The start vector
     :math:`\mathbf 1/\sqrt d` is canonical, so the result does not depend on a random start.

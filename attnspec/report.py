@@ -18,23 +18,28 @@ from .ladder import LADDER
 
 @dataclass(frozen=True)
 class Claim:
-    """One checked claim: what is claimed, the measured value (formatted), the criterion, the verdict."""
+    """One checked claim: what is claimed, the measured value (formatted), the criterion, the
+    verdict."""
 
     claim: str
     measured: str
     criterion: str
     holds: bool
-    if_fails: str = ""  # one sentence shown below the table when the claim fails
-    provenance: str = ""  # where the claim comes from: "paper §…", "seed notebook", "derived here", "sanity check"
+    #: One sentence shown below the table when the claim fails.
+    if_fails: str = ""
+    #: Where the claim comes from: "paper §…", "seed notebook", "derived here", "sanity check".
+    provenance: str = ""
 
 
 CLAIMS_MARKER = "attnspec-claims"
 
 
 def _cell(value) -> str:
-    r"""A table cell: ``str(value)`` with every ``|`` escaped, so a criterion like ``|z| < 3`` keeps its row.
+    r"""A table cell: ``str(value)`` with every ``|`` escaped, so a criterion like ``|z| < 3`` keeps
+    its row.
 
-    Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖ there).
+    Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖
+    there).
     """
     parts = str(value).split("$")
     return "$".join(
@@ -70,7 +75,8 @@ def claims_markdown(claims: list[Claim]) -> str:
 
 
 def claims_from_markdown(text: str) -> list[dict]:
-    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown output)."""
+    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown
+    output)."""
     start = text.find(f"<!-- {CLAIMS_MARKER} ")
     if start < 0:
         return []
@@ -99,13 +105,24 @@ def parameters_table(names: list[str]) -> str:
     return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
 
 
-# --- number formatting for the chapters (canonical model) ---------------------------------------
+# --- number formatting for the chapters ---------------------------------------------------------
+
+#: Missing-value marks: :func:`fixed` prints a dash, :func:`format_uncertain` "n/a".
+DASH = "–"
 
 
-def fixed(x, digits: int = 4) -> str:
-    """``x`` with ``digits`` decimals, no sign on a rounded zero; a dash for None or a non-finite value."""
-    if x is None or not math.isfinite(float(x)):
-        return "–"
+def _finite(x) -> bool:
+    return x is not None and math.isfinite(float(x))
+
+
+def fixed(x, digits: int = 4, *, missing: str = DASH) -> str:
+    """``x`` with ``digits`` decimals; ``missing`` for None or a non-finite value.
+
+    Rule: round to ``digits`` decimals, and print a value that rounds to zero without a sign
+    (``0.0000``, never ``-0.0000``).
+    """
+    if not _finite(x):
+        return missing
     return f"{round(float(x), digits) + 0.0:.{digits}f}"
 
 
@@ -115,38 +132,12 @@ def per_length(values, digits: int = 4) -> str:
 
 
 def round_off_bound(x: float, bound: float = 1e-12) -> str:
-    """An error that is round-off in exact arithmetic: ``≤ 1e-12`` when within ``bound``, else its value.
+    """An error that is round-off in exact arithmetic: ``≤ 1e-12`` when within ``bound``, else its
+    value.
 
     Printing the bound, not the value, keeps stored outputs independent of the BLAS and CPU.
     """
     return f"≤ {bound:.0e}" if x <= bound else f"{x:.2e}"
-
-
-def significant_text(x: float, digits: int = 2) -> str:
-    """``x`` rounded to ``digits`` significant digits, as ``6.3 × 10⁶`` (plain for 0.01 ≤ \\|x\\| < 10⁴)."""
-    if x == 0 or 1e-2 <= abs(x) < 1e4:
-        return f"{float(f'{x:.{digits}g}'):g}"
-    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
-    return f"{mantissa} × 10" + str(int(exponent)).translate(
-        str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-    )
-
-
-def decimals_for(se: float, significant: int = 2) -> int:
-    """Decimals that show ``significant`` significant digits of a standard error ``se`` (at least 0).
-
-    A statistic is printed with the digits its uncertainty supports: as many decimals as its
-    standard error shown to ``significant`` digits. A non-finite or zero ``se`` gives 6.
-    """
-    if not math.isfinite(se) or se <= 0:
-        return 6
-    return max(0, significant - 1 - math.floor(math.log10(se)))
-
-
-def format_uncertain(value: float, se: float, significant: int = 2) -> str:
-    """``'value ± se'`` with the decimals :func:`decimals_for` supports, e.g. ``'0.0470 ± 0.0004'``."""
-    n = decimals_for(se, significant)
-    return f"{value:.{n}f} ± {se:.{n}f}" if math.isfinite(se) and se > 0 else f"{value:.{n}f}"
 
 
 def significant(value: float, digits: int = 2) -> float:
@@ -154,37 +145,62 @@ def significant(value: float, digits: int = 2) -> float:
     return float(f"{float(value):.{int(digits)}g}")
 
 
-def format_value(x: float, digits: int = 4) -> str:
-    """``x`` with fixed ``digits`` decimals, or "n/a" if it is not finite."""
-    return f"{x:.{digits}f}" if x is not None and np.isfinite(x) else "n/a"
+def significant_text(x: float, digits: int = 2) -> str:
+    """``x`` rounded to ``digits`` significant digits, as text.
 
-
-def supported_decimals(se: float, fallback: int = 2) -> int:
-    r"""Decimals that a standard error supports: its first significant digit (two if that digit is 1).
-
-    ``fallback`` when ``se`` is not finite or not positive.
+    Rule: plain (:func:`significant`, shortest form) for :math:`0.01 \\le |x| < 10^4` and for 0;
+    otherwise a mantissa times a power of ten (:func:`format_power_of_ten`), e.g. ``6.3 × 10⁶``.
     """
-    if se is None or not np.isfinite(se) or se <= 0:
+    if x == 0 or 1e-2 <= abs(x) < 1e4:
+        return f"{significant(x, digits):g}"
+    return format_power_of_ten(x, digits - 1)
+
+
+#: ``significant`` value of :func:`decimals_for` for the one-or-two-digit rule.
+ONE_OR_TWO = "1-2"
+
+
+def decimals_for(se: float, significant: int | str = 2, *, fallback: int = 6) -> int:
+    """Decimals that a standard error ``se`` supports (at least 0).
+
+    A statistic is printed with the digits its uncertainty supports: as many decimals as show
+    ``significant`` significant digits of ``se``. With ``significant=ONE_OR_TWO`` (``"1-2"``):
+    one significant digit, two when the first is 1 (0.023 gives 2 decimals, 0.013 gives 3).
+    ``fallback`` when ``se`` is None, not finite or not positive.
+    """
+    if not _finite(se) or se <= 0:
         return fallback
     exponent = math.floor(math.log10(se))
-    leading = int(se / 10.0**exponent)
-    return max(0, -exponent + (1 if leading == 1 else 0))
+    if significant == ONE_OR_TWO:
+        significant = 2 if int(se / 10.0**exponent) == 1 else 1
+    return max(0, int(significant) - 1 - exponent)
 
 
-def format_with_se(x: float, se: float, fallback: int = 2) -> str:
-    """``x ± se`` with the decimals the standard error supports; just ``x`` when se is not finite."""
-    if x is None or not np.isfinite(x):
-        return "n/a"
-    digits = supported_decimals(se, fallback)
-    return (
-        f"{x:.{digits}f} ± {se:.{digits}f}"
-        if se is not None and np.isfinite(se)
-        else f"{x:.{digits}f}"
-    )
+def format_uncertain(
+    value: float,
+    se: float,
+    significant: int | str = 2,
+    *,
+    fallback: int = 6,
+    missing: str = "n/a",
+) -> str:
+    """``'value ± se'`` with the decimals :func:`decimals_for` supports.
+
+    E.g. ``'0.04703 ± 0.00041'`` (two significant digits of se), ``'0.0470 ± 0.0004'`` with
+    ``significant=1``, ``'1.012 ± 0.013'`` with ``significant=ONE_OR_TWO``.
+
+    Just ``value`` (with ``fallback`` decimals) when ``se`` is None, not finite or not positive;
+    ``missing`` when ``value`` is None or not finite.
+    """
+    if not _finite(value):
+        return missing
+    n = decimals_for(se, significant, fallback=fallback)
+    return f"{value:.{n}f} ± {se:.{n}f}" if _finite(se) and se > 0 else f"{value:.{n}f}"
 
 
 def format_power_of_ten(x: float, digits: int = 1) -> str:
-    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞ if infinite."""
+    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞
+    if infinite."""
     if not np.isfinite(x):
         return "∞" if x > 0 else "n/a"
     mantissa, exponent = f"{x:.{digits}e}".split("e")
@@ -198,5 +214,6 @@ def with_interval(value, low, high, digits: int = 4) -> str:
 
 
 def per_model(values: dict[str, str], sep: str = " / ") -> str:
-    """The values of ``values`` (one formatted string per model, in insertion order) joined by ``sep``."""
+    """The values of ``values`` (one formatted string per model, in insertion order) joined by
+    ``sep``."""
     return sep.join(str(v) for v in values.values())

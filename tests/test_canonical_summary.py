@@ -1,4 +1,5 @@
-"""Per-ell summaries of the canonical model (attnspec.canonical_summary) and the chapter formatters."""
+"""Per-ell summaries of the canonical model (attnspec.canonical_summary) and the chapter
+formatters."""
 
 from __future__ import annotations
 

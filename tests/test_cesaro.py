@@ -1,4 +1,5 @@
-"""Large-ell causal attention (attnspec.cesaro) and the adversarial search (attnspec.causal_search)."""
+"""Large-ell causal attention (attnspec.cesaro) and the adversarial search
+(attnspec.causal_search)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation; formatters."""
+"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from attnspec.convergence import (
     trials_for_pooled,
 )
 from attnspec.experiment import run_ladder
-from attnspec.report import format_power_of_ten, format_with_se, supported_decimals
 from attnspec.spectra import ks_to_law_below_quantile
 
 
@@ -54,16 +53,3 @@ def test_distance_series_and_pooled_distance(tmp_path, monkeypatch):
     q = distance_series(ladders, "Y_Q_lin", "q")
     assert np.all(np.isfinite(q.ks))
     assert limit_law("f", 40, 0.0, 2.0) is None
-
-
-def test_formatters():
-    assert (
-        supported_decimals(0.023) == 2
-        and supported_decimals(0.013) == 3
-        and supported_decimals(0.4) == 1
-    )
-    assert supported_decimals(float("nan"), 3) == 3
-    assert format_with_se(1.01234, 0.023) == "1.01 ± 0.02"
-    assert format_with_se(1.01234, 0.013) == "1.012 ± 0.013"
-    assert format_with_se(1.01234, float("nan")) == "1.01"
-    assert format_power_of_ten(3.8e5) == "3.8 × 10⁵" and format_power_of_ten(math.inf) == "∞"

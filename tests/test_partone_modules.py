@@ -53,7 +53,10 @@ def test_quadrature_reproduces_the_closed_forms():
     assert thetas(lambda x: f(x, b), lambda x: b * np.exp(b * x - b * b / 2)) == pytest.approx(
         theta_f(b), abs=1e-12
     )
-    dq = lambda x: math.exp(-b * b / 2) * b * taylor_exp(b * x, n - 1)
+
+    def dq(x):
+        return math.exp(-b * b / 2) * b * taylor_exp(b * x, n - 1)
+
     assert thetas(lambda x: Q(x, b, n), dq) == pytest.approx(theta_q(b, n), abs=1e-12)
     assert gaussian_expectation(lambda x: x**4) == pytest.approx(3.0)
     with pytest.raises(InvalidInput, match="nodes=0"):
@@ -64,7 +67,10 @@ def test_interlacing_holds_for_a_rank_one_change_and_fails_otherwise():
     rng = np.random.default_rng(0)
     M = rng.standard_normal((30, 30))
     R = np.outer(rng.standard_normal(30), rng.standard_normal(30))
-    s2 = lambda X: np.linalg.svd(X, compute_uv=False)[None, :] ** 2
+
+    def s2(X):
+        return np.linalg.svd(X, compute_uv=False)[None, :] ** 2
+
     assert rank_one_interlacing_violation(s2(M), s2(M + R)) < 1e-10
     assert rank_one_interlacing_violation(s2(M), s2(3 * M)) > 0.1
     with pytest.raises(InvalidInput):

@@ -1,4 +1,5 @@
-"""Smoke test of the figure functions added for the Part I chapters: they draw what they are given."""
+"""Smoke test of the figure functions added for the Part I chapters: they draw what they are
+given."""
 
 import matplotlib
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attnspec.errors import InvalidInput
 from attnspec.real import (
     MODELS,
     TEXT_NAMES,
@@ -214,13 +215,16 @@ def test_attention_maps_truncates_to_max_tokens(model):
 
 
 def test_bad_arguments_name_the_parameter():
-    with pytest.raises(ValueError, match="model must be one of"):
+    with pytest.raises(InvalidInput, match="model='gpt2' is out of range: must be one of minilm"):
         attention_maps("gpt2", "text", 16)
-    with pytest.raises(ValueError, match=r"max_tokens must be in \[2, 512\] for minilm, got 513"):
+    with pytest.raises(
+        InvalidInput,
+        match="max_tokens of minilm=513 is out of range: must be an int >= 2 and <= 512",
+    ):
         minilm.encode("text", 513)
-    with pytest.raises(ValueError, match="max_tokens must be an integer"):
+    with pytest.raises(InvalidInput, match="max_tokens of smollm=16.0 is not an integer"):
         smollm.encode("text", 16.0)
-    with pytest.raises(ValueError, match="text must be one of"):
+    with pytest.raises(InvalidInput, match="text='hamlet' is out of range: must be one of"):
         read_text("hamlet")
 
 

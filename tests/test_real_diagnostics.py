@@ -1,4 +1,5 @@
-"""attnspec.real rotation, circular, head_spectra, measure, uncertainty, summary: angles, R(S), seeded conventions, spectra."""
+"""attnspec.real rotation, circular, head_spectra, measure, uncertainty, summary: angles, R(S),
+seeded conventions, spectra."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attnspec import canonical
+from attnspec import spectra
 from attnspec.attention import row_softmax
 from attnspec.real import (
     circular,
@@ -160,7 +161,8 @@ def test_rotation_is_a_function_of_S_but_full_factors_are_not():
         rotation.polar_rotation(U * signs, V * signs)
     )  # another valid SVD of S
     assert np.allclose(a, b, atol=1e-10)
-    # two seeded conventions (signs, null-space completion) are valid full SVDs with different U angles
+    # two seeded conventions (signs, null-space completion) are valid full SVDs with different U
+    # angles
     U1, V1 = rotation.seeded_full_factors(S, r, rotation.completion_rng(0, 1))
     U2, V2 = rotation.seeded_full_factors(S, r, rotation.completion_rng(0, 2))
     for Uf, Vf in ((U1, V1), (U2, V2)):
@@ -218,7 +220,8 @@ def test_independent_frames_give_haar_rotations_and_correlated_frames_do_not():
     assert ks_aligned > 3 * ks_floor
 
 
-# --- spectra, canonical attention, ranks -------------------------------------------------------------
+# --- spectra, canonical attention, ranks
+# -------------------------------------------------------------
 
 
 def test_canonical_singular_values_match_dense_softmax():
@@ -245,16 +248,15 @@ def test_spectrum_w1_and_ranks_of_known_matrices():
     n = 16
     ones = head_spectra.singular_values(np.full((n, n), 1.0 / n))
     assert np.allclose(ones, head_spectra.averaging_singular_values(n), atol=1e-7)
-    assert canonical.stable_rank(ones) == pytest.approx(1.0, rel=1e-6)
+    assert spectra.stable_rank(ones) == pytest.approx(1.0, rel=1e-6)
     eye = head_spectra.singular_values(np.eye(n))
-    assert canonical.stable_rank(eye) == pytest.approx(n) and canonical.erank1(
-        eye
-    ) == pytest.approx(n)
+    assert spectra.stable_rank(eye) == pytest.approx(n) and spectra.erank1(eye) == pytest.approx(n)
     diag = head_spectra.singular_values(np.diag([3.0, 1.0, 1.0, 0.0]))
-    assert canonical.stable_rank(diag) == pytest.approx(11 / 9)
+    assert spectra.stable_rank(diag) == pytest.approx(11 / 9)
 
 
-# --- forward passes -----------------------------------------------------------------------------------
+# --- forward passes
+# -----------------------------------------------------------------------------------
 
 
 @needs_minilm
@@ -271,7 +273,7 @@ def test_iter_layers_equals_the_trace_minilm():
 @needs_smollm
 def test_decoder_prefix_blocks_equal_a_shorter_run():
     text = read_text("lincoln")
-    for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12)):
+    for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12), strict=True):
         assert np.allclose(p.attention[:, :12, :12], q.attention, atol=1e-5)
         assert np.allclose(p.scores[:, :12, :12], q.scores, atol=1e-3)
         assert np.allclose(p.hidden_in[:12], q.hidden_in, atol=1e-3)
@@ -296,7 +298,7 @@ def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
         "minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3
     )
     assert len(list(tmp_path.iterdir())) == 1
-    for a, b in zip(records, again.heads):
+    for a, b in zip(records, again.heads, strict=True):
         assert (a.n, a.layer, a.head) == (b.n, b.layer, b.head) and np.array_equal(
             a.angles, b.angles
         )
@@ -306,7 +308,8 @@ def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
         measure.measure_text("minilm", "lincoln", [600])
 
 
-# --- seeded conventions --------------------------------------------------------------------------------
+# --- seeded conventions
+# --------------------------------------------------------------------------------
 
 
 def test_haar_completion_spans_the_complement_and_is_haar():
@@ -350,13 +353,14 @@ def test_rotation_cannot_see_a_shared_token_space_rotation():
     """S -> O S O^T maps (U, V) to (O U, O V): V^T U and so R(S) do not change."""
     rng = np.random.default_rng(23)
     S = _low_rank_scores(40, 6, rng)
-    O = rotation.haar_orthogonal(40, 1, rng)[0]
+    rot = rotation.haar_orthogonal(40, 1, rng)[0]
     a = rotation.eigen_angles(rotation.score_rotation(S, 6))
-    b = rotation.eigen_angles(rotation.score_rotation(O @ S @ O.T, 6))
+    b = rotation.eigen_angles(rotation.score_rotation(rot @ S @ rot.T, 6))
     assert np.allclose(a, b, atol=1e-9)
 
 
-# --- bootstrap and summaries ----------------------------------------------------------------------------
+# --- bootstrap and summaries
+# ----------------------------------------------------------------------------
 
 
 def test_crossed_bootstrap_median_interval():
@@ -414,3 +418,17 @@ def test_paper_values_are_transcribed_once():
         "314.06",
         "95.12",
     }
+
+
+def test_integer_arguments_are_checked_with_one_message_style():
+    from attnspec.errors import InvalidInput
+
+    S = np.eye(4)
+    with pytest.raises(InvalidInput, match=r"rank=0 is out of range: must be an int >= 1"):
+        rotation.score_factors(S, rank=0)
+    with pytest.raises(InvalidInput, match=r"rank=True is not an integer"):
+        rotation.score_factors(S, rank=True)
+    with pytest.raises(InvalidInput, match=r"seed=-1 is out of range: must be an int >= 0"):
+        rotation.completion_rng(-1)
+    with pytest.raises(InvalidInput, match=r"bins=2.0 is not an integer"):
+        circular.angle_histogram(np.zeros(3), bins=2.0)

@@ -1,6 +1,21 @@
-"""Claims tables: pipes escaped (outside and inside math), claims embedded and read back."""
+"""Claims tables (pipes escaped, ✓/✗, failed-claim sentences, embedded JSON) and number formats."""
 
-from attnspec.report import Claim, claims_from_markdown, claims_markdown, markdown_table
+import json
+import math
+
+from attnspec.report import (
+    ONE_OR_TWO,
+    Claim,
+    claims_from_markdown,
+    claims_markdown,
+    decimals_for,
+    fixed,
+    format_power_of_ten,
+    format_uncertain,
+    markdown_table,
+    significant,
+    significant_text,
+)
 
 
 def test_pipes_are_escaped_so_every_row_keeps_its_cells():
@@ -28,3 +43,68 @@ def test_claims_round_trip_through_the_markdown_output():
 
 def test_text_without_claims_gives_none():
     assert claims_from_markdown("| a | b |") == []
+
+
+def test_claims_markdown_table_rows_marks_and_sentences():
+    claims = [
+        Claim("held", "0.5", "$|x| < 1$", True, "never shown"),
+        Claim("a | b", "2", "< 1", False, "b is too large"),
+    ]
+    text = claims_markdown(claims)
+    lines = text.splitlines()
+    assert lines[0] == "| claim | measured | criterion |  |"
+    assert lines[2] == r"| held | 0.5 | $\vert x\vert  < 1$ | ✓ |"
+    assert lines[3] == r"| a \| b | 2 | < 1 | ✗ |"
+    assert "1 of 2 claims hold at these parameters." in text
+    visible = text.split("<!--")[0]
+    assert "- ✗ *a | b*: b is too large" in visible and "never shown" not in visible
+
+
+def test_claims_markdown_without_failures_has_no_sentences_and_valid_json():
+    text = claims_markdown([Claim("ok", "1", "< 2", True)])
+    assert "✗" not in text and "2 of" not in text and "1 of 1 claims hold" in text
+    comment = text[text.index("<!-- attnspec-claims ") :]
+    assert comment.endswith(" -->")
+    data = json.loads(comment[len("<!-- attnspec-claims ") : -len(" -->")])
+    assert data == [
+        {
+            "claim": "ok",
+            "measured": "1",
+            "criterion": "< 2",
+            "holds": True,
+            "if_fails": "",
+            "provenance": "",
+        }
+    ]
+
+
+def test_fixed_prints_no_signed_zero_and_marks_missing_values():
+    assert fixed(0.123456) == "0.1235" and fixed(-0.00001, 3) == "0.000"
+    assert fixed(float("nan")) == "–" and fixed(None, 2) == "–"
+    assert fixed(math.inf, 2, missing="n/a") == "n/a"
+
+
+def test_decimals_follow_the_standard_error():
+    assert decimals_for(0.0004) == 5 and decimals_for(0.0004, 1) == 4
+    assert decimals_for(25.0) == 0 and decimals_for(float("nan")) == 6
+    assert decimals_for(0.023, ONE_OR_TWO) == 2 and decimals_for(0.013, ONE_OR_TWO) == 3
+    assert decimals_for(0.4, ONE_OR_TWO) == 1
+    assert decimals_for(float("nan"), ONE_OR_TWO, fallback=3) == 3
+
+
+def test_format_uncertain_with_both_rules():
+    assert format_uncertain(0.04703, 0.00041) == "0.04703 ± 0.00041"
+    assert format_uncertain(0.04703, 0.00041, 1) == "0.0470 ± 0.0004"
+    assert format_uncertain(1.01234, 0.023, ONE_OR_TWO) == "1.01 ± 0.02"
+    assert format_uncertain(1.01234, 0.013, ONE_OR_TWO) == "1.012 ± 0.013"
+    assert format_uncertain(1.01234, float("nan"), ONE_OR_TWO, fallback=2) == "1.01"
+    assert format_uncertain(1.5, 0.0) == "1.500000"
+    assert format_uncertain(float("nan"), 0.1) == "n/a"
+
+
+def test_significant_digits_as_float_and_text():
+    assert significant(0.012345) == 0.012 and significant(987654, 3) == 988000.0
+    assert significant_text(0.012345) == "0.012" and significant_text(1234.5, 3) == "1230"
+    assert significant_text(6.27e6) == "6.3 × 10⁶" and significant_text(-4.2e-5) == "-4.2 × 10⁻⁵"
+    assert significant_text(0.0) == "0"
+    assert format_power_of_ten(3.8e5) == "3.8 × 10⁵" and format_power_of_ten(math.inf) == "∞"

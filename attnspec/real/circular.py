@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec import validate
 from attnspec.errors import InvalidInput
 
 #: Bins of the eigen-angle histogram for the KL divergence (the paper's choice).
@@ -24,7 +25,8 @@ DISTANCE_NAMES = {"kl": "KL", "ks": "Kolmogorov", "w1": "W₁"}
 
 @dataclass(frozen=True)
 class AngleDistances:
-    """KL divergence (histogram), Kolmogorov distance and circular Wasserstein-1 to the uniform law."""
+    """KL divergence (histogram), Kolmogorov distance and circular Wasserstein-1 to the uniform
+    law."""
 
     kl: float
     ks: float
@@ -51,14 +53,14 @@ def angle_histogram(phi, bins: int = ANGLE_BINS) -> np.ndarray:
     :math:`\pm 1` away from arc boundaries, where round-off would decide the arc.
     """
     phi = _check_angles(phi)
-    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
-        raise InvalidInput(f"bins={bins!r} is out of range: must be an int >= 1")
-    index = np.floor(phi / (2 * math.pi) * bins + 0.5).astype(int) % int(bins)
-    return np.bincount(index, minlength=int(bins)) / phi.size
+    bins = validate.integer("bins", bins, 1)
+    index = np.floor(phi / (2 * math.pi) * bins + 0.5).astype(int) % bins
+    return np.bincount(index, minlength=bins) / phi.size
 
 
 def kl_to_uniform(phi, bins: int = ANGLE_BINS) -> float:
-    r"""KL divergence :math:`\sum_b \hat p_b \log(B \hat p_b)` of a B-bin angle histogram from the uniform law.
+    r"""KL divergence :math:`\sum_b \hat p_b \log(B \hat p_b)` of a B-bin angle histogram from the
+    uniform law.
 
     :math:`\hat p_b` is the fraction of angles in arc b of :func:`angle_histogram`
     (:math:`0 \log 0 = 0`). It is 0 for equal counts and :math:`\log B` when all angles fall in one
@@ -70,7 +72,8 @@ def kl_to_uniform(phi, bins: int = ANGLE_BINS) -> float:
 
 
 def kolmogorov_to_uniform(phi) -> float:
-    r"""Kolmogorov distance :math:`\sup_\varphi |F_m(\varphi) - (\varphi + \pi)/(2\pi)|` on :math:`(-\pi, \pi]`.
+    r"""Kolmogorov distance :math:`\sup_\varphi |F_m(\varphi) - (\varphi + \pi)/(2\pi)|` on
+    :math:`(-\pi, \pi]`.
 
     The cut of the circle at :math:`\pi` is natural here: angles of real matrices are symmetric
     about 0. Exact: with sorted :math:`u_{(i)} = (\varphi_{(i)} + \pi)/2\pi`,

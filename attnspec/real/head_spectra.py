@@ -16,7 +16,8 @@ from attnspec.spectra import squared_singular_values, wasserstein1
 
 
 def singular_values(A: np.ndarray) -> np.ndarray:
-    r"""Singular values :math:`\sigma_i(A)`, descending, from :math:`\operatorname{eigvalsh}(A A^\top)`.
+    r"""Singular values :math:`\sigma_i(A)`, descending, from :math:`\operatorname{eigvalsh}(A
+    A^\top)`.
 
     Computed in float64 (:func:`attnspec.spectra.squared_singular_values`).
     """
@@ -41,9 +42,10 @@ def canonical_singular_values(sigma_S, n: int, causal: bool) -> np.ndarray:
     r"""Singular values of the canonical attention of a head, descending.
 
     :math:`\operatorname{softmax}(\Sigma)` with :math:`\Sigma = \operatorname{diag}` of
-    :func:`canonical_scores`, row-wise, with the causal mask if ``causal``: paper 004, the real
-    against canonical comparison. Bidirectional: exact reduction by distinct scores
-    (:func:`attnspec.canonical.bidirectional_singular_values`, :math:`O(r^3)`); causal: dense
+    :func:`canonical_scores`, row-wise, with the causal mask if ``causal``: the real against
+    canonical comparison of the spectral-degeneration paper ("Spectral Degeneration of
+    Self-Attention under Isotropic Score Geometry"). Bidirectional: exact reduction by distinct
+    scores (:func:`attnspec.canonical.bidirectional_singular_values`, :math:`O(r^3)`); causal: dense
     Gram eigenproblem (:func:`attnspec.canonical.causal_singular_values`, :math:`O(n^3)`).
     """
     s = canonical_scores(sigma_S, n)
@@ -53,7 +55,8 @@ def canonical_singular_values(sigma_S, n: int, causal: bool) -> np.ndarray:
 
 
 def spectrum_w1(a, b) -> float:
-    r"""Wasserstein-1 distance :math:`\frac1n \sum_i |a_{(i)} - b_{(i)}|` between two spectra of equal size n.
+    r"""Wasserstein-1 distance :math:`\frac1n \sum_i |a_{(i)} - b_{(i)}|` between two spectra of
+    equal size n.
 
     For samples of equal size the optimal coupling matches order statistics, so this equals
     :func:`attnspec.spectra.wasserstein1`. :math:`n W_1` is the :math:`\ell_1` distance between the
@@ -66,7 +69,8 @@ def spectrum_w1(a, b) -> float:
 
 
 def averaging_singular_values(n: int) -> np.ndarray:
-    r"""Singular values :math:`(1, 0, \dots, 0)` of uniform averaging :math:`\mathbf 1 \mathbf 1^\top / n`.
+    r"""Singular values :math:`(1, 0, \dots, 0)` of uniform averaging :math:`\mathbf 1 \mathbf
+    1^\top / n`.
 
     The rank-one reference with no free parameter.
     """

@@ -1,4 +1,5 @@
-r"""Measure every head and layer of a pretrained model on one text: the records the chapter summarizes.
+r"""Measure every head and layer of a pretrained model on one text: the records the chapter
+summarizes.
 
 Per head (:class:`HeadRecord`): the eigen-angles of the rotation :math:`R(S)`
 (:func:`attnspec.real.rotation.polar_rotation`), the nonzero score singular values, optionally the
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import cache
+from attnspec import cache, validate
 from attnspec.errors import InvalidInput
 from attnspec.real import circular, head_spectra, rotation
 from attnspec.real.models import MODELS, get_model, iter_layers
@@ -102,7 +103,8 @@ class LayerRecord:
 
 @dataclass(frozen=True)
 class TextMeasurement:
-    """All records of one model on one text: heads ordered by length, layer, head; layers by length, layer."""
+    """All records of one model on one text: heads ordered by length, layer, head; layers by
+    length, layer."""
 
     heads: list[HeadRecord]
     layers: list[LayerRecord]
@@ -186,7 +188,8 @@ def layer_record(
     seed: int,
     bins: int = circular.ANGLE_BINS,
 ) -> LayerRecord:
-    r"""The paper's diagnostic on one token matrix: distances of the eigen-angles of :math:`U_X` to uniform.
+    r"""The paper's diagnostic on one token matrix: distances of the eigen-angles of :math:`U_X` to
+    uniform.
 
     Draw k uses ``completion_rng(seed, 1, model, text, n, layer, 0, k)`` for the signs and the
     completion of :math:`U_X` (:func:`attnspec.real.rotation.token_factor`).
@@ -296,7 +299,9 @@ def _unpack(model: str, text: str, a: dict[str, np.ndarray]) -> TextMeasurement:
     ends = np.cumsum(a["angles_size"])
     starts = ends - a["angles_size"]
     heads, sv_at, lit_at = [], 0, 0
-    for (n, layer, head, has_spec, has_lit), s, e in zip(a["head_meta"].tolist(), starts, ends):
+    for (n, layer, head, has_spec, has_lit), s, e in zip(
+        a["head_meta"].tolist(), starts, ends, strict=True
+    ):
         sv_real = sv_can = literal = None
         if has_spec:
             sv_real, sv_can = a["sv_real"][sv_at : sv_at + n], a["sv_canonical"][sv_at : sv_at + n]
@@ -319,7 +324,7 @@ def _unpack(model: str, text: str, a: dict[str, np.ndarray]) -> TextMeasurement:
         )
     layers = [
         LayerRecord(model, text, n, layer, rank, d)
-        for (n, layer, rank), d in zip(a["layer_meta"].tolist(), a["layer_distances"])
+        for (n, layer, rank), d in zip(a["layer_meta"].tolist(), a["layer_distances"], strict=True)
     ]
     return TextMeasurement(heads, layers)
 
@@ -367,17 +372,16 @@ def measure_text(
     lengths = sorted({int(n) for n in lengths})
     if not lengths or lengths[0] < 2 or lengths[-1] > info.max_tokens:
         raise InvalidInput(f"lengths must be in [2, {info.max_tokens}] for {model}, got {lengths}")
-    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
-        raise InvalidInput(f"draws={draws!r} is out of range: must be an int >= 1")
+    draws = validate.integer("draws", draws, 1)
     m = info.heads if spectrum_heads is None else max(1, min(int(spectrum_heads), info.heads))
     chosen = sorted(set(np.linspace(0, info.heads - 1, m).round().astype(int).tolist()))
-    literal = sorted({(int(l), int(h)) for l, h in literal_heads})
+    literal = sorted({(int(layer), int(h)) for layer, h in literal_heads})
     params = {
         "model": model,
         "text": text,
         "lengths": "-".join(map(str, lengths)),
         "heads": "-".join(map(str, chosen)),
-        "literal": "-".join(f"{l}.{h}" for l, h in literal),
+        "literal": "-".join(f"{layer}.{h}" for layer, h in literal),
         "draws": int(draws),
         "seed": int(seed),
         "bins": int(bins),

@@ -1,4 +1,5 @@
-"""The registry of pretrained models, :func:`iter_layers` (one layer at a time) and :func:`attention_maps`."""
+"""The registry of pretrained models, :func:`iter_layers` (one layer at a time) and
+:func:`attention_maps`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from tokenizers import Encoding
 
+from attnspec import validate
 from attnspec.real import minilm, smollm
 from attnspec.real import trace as _trace
 from attnspec.real.trace import LayerPass, Trace
@@ -63,9 +65,24 @@ class ModelInfo:
     display: str
 
 
+def _entry(module, **architecture) -> ModelInfo:
+    """A registry entry: name, length limit, weight package and functions from the model's
+    module."""
+    return ModelInfo(
+        name=module.NAME,
+        max_tokens=module.MAX_TOKENS,
+        requirement=module.REQUIREMENT,
+        encode=module.encode,
+        trace=module.trace,
+        embed=module.embed,
+        layer=module.layer,
+        **architecture,
+    )
+
+
 MODELS: dict[str, ModelInfo] = {
-    "minilm": ModelInfo(
-        name="minilm",
+    "minilm": _entry(
+        minilm,
         title="all-MiniLM-L6-v2 (BERT encoder)",
         causal=False,
         layers=6,
@@ -73,17 +90,11 @@ MODELS: dict[str, ModelInfo] = {
         kv_heads=12,
         head_dim=32,
         hidden=384,
-        max_tokens=minilm.MAX_TOKENS,
-        requirement=minilm.REQUIREMENT,
         license="Apache-2.0",
-        encode=minilm.encode,
-        trace=minilm.trace,
-        embed=minilm.embed,
-        layer=minilm.layer,
         display="MiniLM-L6 (encoder)",
     ),
-    "smollm": ModelInfo(
-        name="smollm",
+    "smollm": _entry(
+        smollm,
         title="SmolLM2-135M-Instruct, Q4_1 GGUF (Llama decoder)",
         causal=True,
         layers=30,
@@ -91,13 +102,7 @@ MODELS: dict[str, ModelInfo] = {
         kv_heads=3,
         head_dim=64,
         hidden=576,
-        max_tokens=smollm.MAX_TOKENS,
-        requirement=smollm.REQUIREMENT,
         license="Apache-2.0",
-        encode=smollm.encode,
-        trace=smollm.trace,
-        embed=smollm.embed,
-        layer=smollm.layer,
         display="SmolLM2-135M (decoder)",
     ),
 }
@@ -108,16 +113,15 @@ def get_model(name: str) -> ModelInfo:
 
     Raises
     ------
-    ValueError
+    attnspec.errors.InvalidInput
         If ``name`` is not a key of :data:`MODELS`; the message lists the valid names.
     """
-    if name not in MODELS:
-        raise ValueError(f"model must be one of {sorted(MODELS)}, got {name!r}")
-    return MODELS[name]
+    return MODELS[validate.choice("model", name, sorted(MODELS))]
 
 
 def iter_layers(model: str, text: str, max_tokens: int) -> Iterator[LayerPass]:
-    r"""Forward pass of a registered model on a text, one :class:`~attnspec.real.trace.LayerPass` per layer.
+    r"""Forward pass of a registered model on a text, one :class:`~attnspec.real.trace.LayerPass`
+    per layer.
 
     The same computation as ``get_model(model).trace(text, max_tokens, scores=True)``
     (:func:`attnspec.real.trace.iter_layers` with the model's ``embed`` and ``layer``), but each

@@ -4,8 +4,8 @@ The spectral-degeneration paper (Spectral Degeneration of Self-Attention under I
 Geometry, 2025) motivates its canonical model with the eigen-angles of token-space singular
 factors. This module makes the factors and angles well defined.
 
-**Which rotation.** A head's score matrix :math:`S = Q K^\top / \sqrt{d_h} \in \mathbb R^{n \times n}`
-has rank :math:`r \le \min(n, d_h)`. Its singular factors are defined only up to
+**Which rotation.** A head's score matrix :math:`S = Q K^\top / \sqrt{d_h} \in \mathbb R^{n \times
+n}` has rank :math:`r \le \min(n, d_h)`. Its singular factors are defined only up to
 
 - joint sign changes (or rotations inside a repeated singular value) of the pairs
   :math:`(u_i, v_i)`, which change the eigenvalues of :math:`U` and of :math:`V`, and
@@ -30,9 +30,9 @@ polar factor :math:`U V^\top` of :math:`S`, so its eigen-angles are exactly thos
 Under the isotropy hypothesis (:math:`U_r` and :math:`V_r` independent and Haar-distributed),
 :math:`R` is Haar-distributed on :math:`O(r)`: for fixed :math:`O \in O(r)`, :math:`U_r O` has the
 law of :math:`U_r`, and :math:`\operatorname{polar}(M O) = \operatorname{polar}(M) O`. The canonical
-model itself (:math:`S = \Sigma` diagonal, :math:`U_r = V_r`) has :math:`R = I`: the diagnostic tests
-the isotropy premise, not the canonical representative. The literal reading, eigen-angles of full
-factors, is made canonical by :func:`seeded_full_factors`.
+model itself (:math:`S = \Sigma` diagonal, :math:`U_r = V_r`) has :math:`R = I`: the diagnostic
+tests the isotropy premise, not the canonical representative. The literal reading, eigen-angles of
+full factors, is made canonical by :func:`seeded_full_factors`.
 
 **Seeded canonical frames.** Where a factor is not a function of the matrix (the sign of each
 singular pair, the basis of a null space), :func:`orient` and :func:`haar_completion` fix it with
@@ -50,6 +50,7 @@ import math
 
 import numpy as np
 
+from attnspec import validate
 from attnspec.errors import InvalidInput
 
 #: Singular values of :math:`S` below this fraction of :math:`\sigma_1(S)` are round-off of the
@@ -98,9 +99,7 @@ def score_factors(
     if S.ndim != 2 or S.shape[0] != S.shape[1] or S.shape[0] < 1:
         raise InvalidInput(f"S must be a square matrix, got shape {S.shape}")
     n = S.shape[0]
-    rank = n if rank is None else int(rank)
-    if not 1 <= rank:
-        raise InvalidInput(f"rank={rank} is out of range: must be >= 1")
+    rank = n if rank is None else validate.integer("rank", rank, 1)
     k = rank + OVERSAMPLE
     if n <= k:
         U, sigma, Vt = np.linalg.svd(S)
@@ -125,7 +124,8 @@ def polar_factor(M: np.ndarray) -> np.ndarray:
 
 
 def polar_rotation(U: np.ndarray, V: np.ndarray) -> np.ndarray:
-    r"""The rotation :math:`R = \operatorname{polar}(V^\top U)` between left and right singular frames.
+    r"""The rotation :math:`R = \operatorname{polar}(V^\top U)` between left and right singular
+    frames.
 
     See the module docstring: for :math:`S = U \operatorname{diag}(\sigma) V^\top` with
     :math:`U, V \in \mathbb R^{n \times r}` orthonormal, :math:`R` is invariant under
@@ -155,7 +155,8 @@ def polar_rotation(U: np.ndarray, V: np.ndarray) -> np.ndarray:
 def score_rotation(S: np.ndarray, rank: int | None = None) -> np.ndarray:
     r"""The rotation :math:`R(S) = \operatorname{polar}(V_r^\top U_r)` of a score matrix.
 
-    :func:`score_factors`, then :func:`polar_rotation`; ``rank`` bounds the rank (the head dimension).
+    :func:`score_factors`, then :func:`polar_rotation`; ``rank`` bounds the rank (the head
+    dimension).
     """
     _, U, V = score_factors(S, rank)
     return polar_rotation(U, V)
@@ -187,10 +188,10 @@ def symmetrized_eigen_angles(W: np.ndarray) -> np.ndarray:
     :math:`|\varphi|` twice, hence :math:`\varphi` and :math:`-\varphi` with weight :math:`1/n`
     each, and a real eigenvalue :math:`\pm 1` gives 0 twice or :math:`\pi` twice. Every distance of
     :func:`angle_discrepancies` is a function of the empirical law, so it is the same on these
-    angles as on :func:`eigen_angles`; a symmetric eigenproblem is some 40 times faster than a
-    general one at n = 512. :math:`\arccos` is accurate to about :math:`10^{-8}` near
-    :math:`\pm 1`, so angles within :data:`PI_SNAP` of :math:`\pi` are set to :math:`\pi` (the
-    eigenvalue :math:`-1`); otherwise round-off would split that atom between the two ends of
+    angles as on :func:`eigen_angles`, and a symmetric eigenproblem is much cheaper than a general
+    one. :math:`\arccos` loses half the digits near :math:`\pm 1` (an error of order the square root
+    of the machine epsilon), so angles within :data:`PI_SNAP` of :math:`\pi` are set to :math:`\pi`
+    (the eigenvalue :math:`-1`); otherwise round-off would split that atom between the two ends of
     :math:`(-\pi, \pi]`, which changes the Kolmogorov distance.
     """
     W = np.asarray(W, dtype=float)
@@ -209,13 +210,10 @@ def haar_orthogonal(r: int, size: int, rng: np.random.Generator) -> np.ndarray:
     r"""Haar-distributed orthogonal matrices, shape ``(size, r, r)``.
 
     QR decomposition of a Gaussian matrix :math:`Z = Q R'`, then
-    :math:`Q \operatorname{diag}(\operatorname{sign} R'_{ii})` (Mezzadri's correction; without it the
-    law of :math:`Q` is not Haar).
+    :math:`Q \operatorname{diag}(\operatorname{sign} R'_{ii})` (Mezzadri's correction; without it
+    the law of :math:`Q` is not Haar).
     """
-    if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
-        raise InvalidInput(f"r={r!r} is out of range: must be an int >= 1")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise InvalidInput(f"size={size!r} is out of range: must be an int >= 1")
+    r, size = validate.integer("r", r, 1), validate.integer("size", size, 1)
     Z = rng.standard_normal((int(size), int(r), int(r)))
     Q, R = np.linalg.qr(Z)
     signs = np.sign(np.diagonal(R, axis1=1, axis2=2))
@@ -235,25 +233,26 @@ def haar_angles(ranks, rng: np.random.Generator) -> list[np.ndarray]:
     out: list[np.ndarray | None] = [None] * len(ranks)
     for r in sorted(set(ranks)):
         where = [i for i, x in enumerate(ranks) if x == r]
-        for i, W in zip(where, haar_orthogonal(r, len(where), rng)):
+        for i, W in zip(where, haar_orthogonal(r, len(where), rng), strict=True):
             out[i] = eigen_angles(W)
     return out
 
 
 def completion_rng(seed: int, *key: int) -> np.random.Generator:
-    r"""The generator of one seeded convention: ``SeedSequence(seed, spawn_key=(COMPLETION_STREAM, *key))``.
+    r"""The generator of one seeded convention: ``SeedSequence(seed, spawn_key=(COMPLETION_STREAM,
+    *key))``.
 
     ``key`` names the matrix and the draw (e.g. model, text, length, layer, head, draw index), so
     every matrix gets the same convention whatever else is computed, in any order.
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidInput(f"seed={seed!r} is out of range: must be an int >= 0")
+    seed = validate.integer("seed", seed, 0)
     ss = np.random.SeedSequence(int(seed), spawn_key=(COMPLETION_STREAM, *(int(k) for k in key)))
     return np.random.default_rng(ss)
 
 
 def orient(U: np.ndarray, V: np.ndarray | None, rng: np.random.Generator):
-    r"""Seeded signs of singular pairs: flip :math:`(u_i, v_i)` jointly so that :math:`\langle u_i, g_i\rangle > 0`.
+    r"""Seeded signs of singular pairs: flip :math:`(u_i, v_i)` jointly so that :math:`\langle u_i,
+    g_i\rangle > 0`.
 
     :math:`g_i` are independent standard Gaussian vectors from ``rng``. Since :math:`-g_i` has the
     law of :math:`g_i`, each sign is a fair coin given the pair; it depends only on the line of
@@ -320,7 +319,8 @@ def token_frame(X: np.ndarray, rtol: float = TOKEN_RTOL) -> np.ndarray:
 
     :math:`X = U_X \Sigma_X V_X^\top` with :math:`X \in \mathbb R^{n \times p}` (tokens by hidden
     size), computed in float64: the left singular vectors of the :math:`r` singular values above
-    ``rtol`` :math:`\sigma_1(X)`, shape ``(n, r)``. The other :math:`n - r` columns (always some when
+    ``rtol`` :math:`\sigma_1(X)`, shape ``(n, r)``. The other :math:`n - r` columns (always some
+    when
     :math:`n > p`) are not determined by :math:`X`.
     """
     X = np.asarray(X, dtype=float)
@@ -332,7 +332,8 @@ def token_frame(X: np.ndarray, rtol: float = TOKEN_RTOL) -> np.ndarray:
 
 
 def seeded_completion(F: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    r"""An orthogonal :math:`n \times n` matrix from an orthonormal frame :math:`F`: :func:`orient`, then :func:`haar_completion`."""
+    r"""An orthogonal :math:`n \times n` matrix from an orthonormal frame :math:`F`:
+    :func:`orient`, then :func:`haar_completion`."""
     F, _ = orient(F, None, rng)
     return np.hstack([F, haar_completion(F, rng)])
 

@@ -72,7 +72,7 @@ def load() -> Decoder:
 
     Dequantization (:func:`gguf.quants.dequantize`) follows the file's block formats exactly:
     ``Q4_1`` stores blocks of 32 weights as :math:`w = d\,q + m` with 4-bit :math:`q`,
-    ``Q8_0`` as :math:`w = d\,q` with 8-bit :math:`q`. The weights take about 540 MB.
+    ``Q8_0`` as :math:`w = d\,q` with 8-bit :math:`q`.
 
     Returns
     -------
@@ -228,7 +228,8 @@ def embed(ids: np.ndarray) -> np.ndarray:
 
 
 def logits(last: np.ndarray) -> np.ndarray:
-    r"""Next-token logits :math:`\operatorname{RMSNorm}(x_n)\, E^\top` of a final state, tied embedding :math:`E`."""
+    r"""Next-token logits :math:`\operatorname{RMSNorm}(x_n)\, E^\top` of a final state, tied
+    embedding :math:`E`."""
     model = load()
     return model.weights["token_embd.weight"] @ rms_norm(
         last, model.weights["output_norm.weight"], model.config["eps"]

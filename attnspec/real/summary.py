@@ -1,4 +1,5 @@
-r"""Summaries of the per-head and per-layer records for one model at one length (the chapter's tables).
+r"""Summaries of the per-head and per-layer records for one model at one length (the chapter's
+tables).
 
 Each function takes the :class:`~attnspec.real.measure.HeadRecord` or
 :class:`~attnspec.real.measure.LayerRecord` lists of :func:`attnspec.real.measure.measure_text`
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import canonical
+from attnspec import spectra
 from attnspec.real import circular, head_spectra, rotation, uncertainty
 from attnspec.real.measure import HeadRecord, LayerRecord
 from attnspec.real.models import get_model
@@ -35,17 +36,18 @@ SPECTRUM_KEYS = ("w1", "w1_avg", "srank", "srank_c", "erank1", "erank1_c", "eran
 
 
 def head_spectrum_stats(r: HeadRecord) -> dict[str, float]:
-    r"""W₁ to the canonical spectrum and to rank-one averaging, and the ranks of both maps, of one head."""
+    r"""W₁ to the canonical spectrum and to rank-one averaging, and the ranks of both maps, of
+    one head."""
     avg = head_spectra.averaging_singular_values(r.n)
     return {
         "w1": head_spectra.spectrum_w1(r.sv_real, r.sv_canonical),
         "w1_avg": head_spectra.spectrum_w1(r.sv_real, avg),
-        "srank": canonical.stable_rank(r.sv_real),
-        "srank_c": canonical.stable_rank(r.sv_canonical),
-        "erank1": canonical.erank1(r.sv_real),
-        "erank1_c": canonical.erank1(r.sv_canonical),
-        "erank2": canonical.erank2(r.sv_real),
-        "erank2_c": canonical.erank2(r.sv_canonical),
+        "srank": spectra.stable_rank(r.sv_real),
+        "srank_c": spectra.stable_rank(r.sv_canonical),
+        "erank1": spectra.erank1(r.sv_real),
+        "erank1_c": spectra.erank1(r.sv_canonical),
+        "erank2": spectra.erank2(r.sv_real),
+        "erank2_c": spectra.erank2(r.sv_canonical),
     }
 
 
@@ -87,7 +89,8 @@ def _grid(keys, values: np.ndarray, layer: int | None = None) -> np.ndarray:
 
 
 def spectrum_summary(records: list[HeadRecord], rng: np.random.Generator) -> SpectrumSummary:
-    """Medians with crossed bootstrap intervals of every spectral statistic, for the records of one (model, n)."""
+    """Medians with crossed bootstrap intervals of every spectral statistic, for the records of
+    one (model, n)."""
     keys, values = _values(records)
     if not keys:
         raise ValueError("no head with spectra")
@@ -115,7 +118,8 @@ def srank_slope(
     rng: np.random.Generator,
     reps: int = uncertainty.REPS,
 ) -> tuple[float, np.ndarray]:
-    r"""Slope of the median real stable rank against :math:`\log n`, with crossed bootstrap replicates."""
+    r"""Slope of the median real stable rank against :math:`\log n`, with crossed bootstrap
+    replicates."""
     ns = sorted(records_by_n)
     tables = []
     for n in ns:
@@ -126,7 +130,8 @@ def srank_slope(
 
 @dataclass(frozen=True)
 class RotationSummary:
-    """Eigen-angles of :math:`R(S)` for one model at one length, pooled over layers, heads and texts.
+    """Eigen-angles of :math:`R(S)` for one model at one length, pooled over layers, heads and
+    texts.
 
     ``real`` and ``haar`` are the distances of the pooled angles and of a Haar floor with the same
     ranks; ``outside`` the fraction of heads whose own circular W₁ exceeds the 95th percentile of
@@ -149,7 +154,8 @@ class RotationSummary:
 
 @functools.cache
 def haar_w1_quantile(r: int, seed: int, q: float = 0.95, reps: int = HAAR_REPS) -> float:
-    """The ``q`` quantile of the circular W₁ of Haar O(r) matrices (``reps`` draws, stream ``(HAAR_STREAM, 0, r)``)."""
+    """The ``q`` quantile of the circular W₁ of Haar O(r) matrices (``reps`` draws, stream
+    ``(HAAR_STREAM, 0, r)``)."""
     rng = rotation.completion_rng(seed, HAAR_STREAM, 0, r)
     return float(
         np.quantile(
@@ -159,7 +165,8 @@ def haar_w1_quantile(r: int, seed: int, q: float = 0.95, reps: int = HAAR_REPS) 
 
 
 def rotation_summary(records: list[HeadRecord], seed: int, bins: int) -> RotationSummary:
-    """Pool the eigen-angles of :math:`R(S)` of the records of one (model, n) and compare with Haar."""
+    """Pool the eigen-angles of :math:`R(S)` of the records of one (model, n) and compare with
+    Haar."""
     n = records[0].n
     pooled = np.concatenate([r.angles for r in records])
     rng = rotation.completion_rng(seed, HAAR_STREAM, 1, n)
@@ -198,7 +205,8 @@ class Spread:
 
 @dataclass(frozen=True)
 class HaarFloor:
-    """Distances to uniform of the eigen-angles of Haar O(n) matrices: medians, and the 95th percentile of W₁."""
+    """Distances to uniform of the eigen-angles of Haar O(n) matrices: medians, and the 95th
+    percentile of W₁."""
 
     median: circular.AngleDistances
     w1_q95: float
@@ -221,7 +229,8 @@ def haar_floor(n: int, seed: int, bins: int, reps: int = 20) -> HaarFloor:
 
 @dataclass(frozen=True)
 class LiteralSummary:
-    """The literal reading on a few heads at one length: mean circular W₁ of full U and V per convention.
+    """The literal reading on a few heads at one length: mean circular W₁ of full U and V per
+    convention.
 
     ``full_U`` and ``full_V`` spread over the seeded conventions (each value is a mean over the
     heads); ``rotation`` is the mean W₁ of :math:`R(S)` on the same heads (no convention);
@@ -238,7 +247,8 @@ class LiteralSummary:
 
 
 def literal_summary(records: list[HeadRecord], seed: int, bins: int) -> LiteralSummary | None:
-    """Summarize the heads of one (model, n) that carry the literal reading (None if there are none)."""
+    """Summarize the heads of one (model, n) that carry the literal reading (None if there are
+    none)."""
     heads = [r for r in records if r.literal_w1 is not None]
     if not heads:
         return None

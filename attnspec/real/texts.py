@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
+from attnspec import validate
 from attnspec.real.models import get_model
 
 TEXT_NAMES: tuple[str, ...] = ("declaration", "lincoln", "darwin", "austen")
@@ -31,11 +32,10 @@ def read_text(name: str) -> str:
 
     Raises
     ------
-    ValueError
+    attnspec.errors.InvalidInput
         If ``name`` is not in :data:`TEXT_NAMES`.
     """
-    if name not in TEXT_NAMES:
-        raise ValueError(f"text must be one of {list(TEXT_NAMES)}, got {name!r}")
+    validate.choice("text", name, TEXT_NAMES)
     return files("attnspec.real").joinpath(f"texts/{name}.txt").read_text(encoding="utf-8")
 
 

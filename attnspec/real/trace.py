@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec import validate
+
 MIN_TOKENS = 2
 
 
@@ -144,17 +146,8 @@ def check_max_tokens(max_tokens: int, limit: int, model: str) -> int:
 
     Raises
     ------
-    ValueError
-        If ``max_tokens`` is not an integer in ``[2, limit]``; the message names the parameter, the
-        value and the valid range.
+    attnspec.errors.InvalidInput
+        If ``max_tokens`` is not an integer in ``[2, limit]``; the message names the parameter (with
+        the model), the value and the valid range.
     """
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, (int, np.integer)):
-        raise ValueError(
-            f"max_tokens must be an integer in [{MIN_TOKENS}, {limit}] for {model}, "
-            f"got {max_tokens!r}"
-        )
-    if not MIN_TOKENS <= max_tokens <= limit:
-        raise ValueError(
-            f"max_tokens must be in [{MIN_TOKENS}, {limit}] for {model}, got {max_tokens}"
-        )
-    return int(max_tokens)
+    return validate.integer(f"max_tokens of {model}", max_tokens, MIN_TOKENS, limit)

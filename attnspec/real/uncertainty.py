@@ -101,7 +101,8 @@ def _slopes(medians: np.ndarray, x: np.ndarray) -> np.ndarray:
 def slope_replicates(
     values, log_n, rng: np.random.Generator, reps: int = REPS
 ) -> tuple[float, np.ndarray]:
-    r"""Least-squares slope of the median against :math:`\log n`, and its crossed bootstrap replicates.
+    r"""Least-squares slope of the median against :math:`\log n`, and its crossed bootstrap
+    replicates.
 
     ``values`` has shape ``(L, T, H)``: L lengths, the same T texts and H heads at every length.
     One replicate resamples texts and heads once and uses them at every length (a paired design),
@@ -136,6 +137,7 @@ def difference_interval(
     n_texts: int = 0,
     n_heads: int = 0,
 ) -> Interval:
-    """Interval of ``a - b`` from two independent sets of bootstrap replicates ``(value, replicates)``."""
+    """Interval of ``a - b`` from two independent sets of bootstrap replicates ``(value,
+    replicates)``."""
     lo, hi = _bounds(a[1] - b[1], level)
     return Interval(a[0] - b[0], lo, hi, n_texts, n_heads)
