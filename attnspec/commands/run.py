@@ -25,7 +25,8 @@ def add_parser(sub) -> None:
         action="append",
         default=[],
         metavar=("NAME", "VALUE"),
-        help="set a parameter (repeatable; remove_top_k or remove-top-k)",
+        help="set a parameter (repeatable); a name may be written with _ or -: "
+        "remove_top_k or remove-top-k",
     )
     add_output(parser, "output folder, created if missing (default: .)", metavar="DIR", default=".")
     parser.add_argument(
