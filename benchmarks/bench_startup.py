@@ -97,7 +97,7 @@ def main() -> None:
     args = parser.parse_args()
     root = args.root.resolve()
     load = os.getloadavg()
-    print(f"package: {root / 'attnspec'}; load average before: {load[0]:.2f}")
+    print(f"package: {root / 'attnspec'}; load average before: {load[0]:.2f}", flush=True)
     rows = measure(args.repeat, root)
     print(f"median of {args.repeat} runs, seconds; load average after: {os.getloadavg()[0]:.2f}")
     print(format_table(rows))
