@@ -50,8 +50,7 @@ book: install
 # Re-execute every chapter at its defaults, then the pages generated from them (intro, findings,
 # notation), and store them with their outputs.
 notebooks: install
-	$(BIN)/python -m attnspec.chapters execute
-	$(BIN)/python -m attnspec.pages execute
+	$(BIN)/attnspec notebooks
 
 # The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
 pdf: install browser

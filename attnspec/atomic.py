@@ -1,13 +1,13 @@
 """Atomic file output: a file appears whole or not at all, and a failed write leaves nothing.
 
-Rules for the target of a write (the file named by ``--json``, ``--out`` or ``-o``):
+Rules for the target of a write (the file named by ``-o/--output``):
 
 - a regular file, or a missing one, is replaced atomically (temporary file, then ``os.replace``);
 - a symlink to a regular file is written through: the file it points to is replaced, the symlink
   is kept;
 - anything else that exists (a FIFO, a device node, a socket, a folder) is refused with
   :class:`~attnspec.errors.InvalidInput`: it is never replaced by a regular file, and never
-  written into (``--json /dev/null`` as root must not replace the system's ``/dev/null``);
+  written into (``-o /dev/null`` as root must not replace the system's ``/dev/null``);
 - the new file keeps the mode of the file it replaces, else it gets ``0o666`` minus the umask,
   as ``open`` would give it.
 
@@ -63,14 +63,17 @@ def _new_mode(target: Path) -> int:
 
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``'s target; on success it replaces the target, else it is removed."""
+    """Yield a temporary path next to ``path``'s target.
+
+    On success it replaces the target, else it is removed.
+    """
     with replacing(target_of(path)) as tmp:
         yield tmp
 
 
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``; on success it replaces whatever is at ``path`` itself."""
+    """Yield a temporary path next to ``path``; on success it replaces whatever is at ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(
         dir=path.parent, prefix=f".{path.stem}-{os.getpid()}-", suffix=f".tmp{path.suffix}"
@@ -95,11 +98,12 @@ def write_json(path: str | Path, data) -> None:
     write_text(path, json.dumps(data, indent=2, allow_nan=False) + "\n")
 
 
-def check_writable(path: str | Path, option: str = "--json") -> None:
+def check_writable(path: str | Path, option: str = "--output") -> None:
     """Raise InvalidInput, before any work, unless a file can be written at ``path``.
 
     Refused: an empty path, a path ending in a separator, a missing folder, a folder or special file
-    at the target, a folder where a test file cannot be created (read-only, permissions).
+    at the target, a folder where a test file cannot be created (read-only, permissions). The
+    message names ``option``, the spelling the path was given with.
     """
     text = str(path)
     if not text.strip() or text.endswith(("/", os.sep)):
@@ -111,7 +115,7 @@ def check_writable(path: str | Path, option: str = "--json") -> None:
 
 
 def check_folder_writable(path: str | Path, option: str = "--output") -> None:
-    """Raise InvalidInput, before any work, unless ``path`` is a folder where files can be written."""
+    """Raise InvalidInput, before any work, unless ``path`` is a folder files can be written in."""
     text = str(path)
     if not Path(text).is_dir():
         raise InvalidInput(f"{option} {text!r}: folder does not exist")

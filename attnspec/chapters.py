@@ -3,12 +3,18 @@
 A chapter is listed only when ``_toc.yml`` lists it (a chapter that is not done is not in the
 table of contents). Its short name is its file name; its parameters are read from the cell tagged
 ``parameters``: one annotated assignment per line with a help comment, e.g.
-``d: int = 1000  # matrix size d = ell = d_qk``. Ranges come from :data:`attnspec.config.PARAMETERS`.
+``d: int = 1000  # matrix size d = ell = d_qk``. Ranges come from
+:data:`attnspec.config.PARAMETERS`.
 
-``python -m attnspec.chapters execute [NAME ...]`` executes chapters at their defaults and stores
-them without timing metadata, so re-execution leaves no diff; beside each notebook it writes
-``NAME.results.json`` (:mod:`attnspec.provenance`). ``python -m attnspec.chapters results [NAME ...]``
-derives the results files from the stored notebooks without executing them.
+``attnspec notebooks [NAME ...]`` (or ``python -m attnspec.chapters execute [NAME ...]``, chapters
+only) executes chapters at their defaults and stores them without timing metadata, so re-execution
+leaves no diff; beside each notebook it writes ``NAME.results.json`` (:mod:`attnspec.provenance`).
+``python -m attnspec.chapters results [NAME ...]`` derives the results files from the stored
+notebooks without executing them.
+
+Listing the chapters (:func:`chapter`, :func:`chapters`) reads the title and the parameters cell
+straight from the MyST text, without jupytext or nbformat, so that ``attnspec chapters`` starts
+fast; executing a chapter reads it with jupytext (:func:`read_source`).
 
 The sources and the table of contents are read from ``attnspec/_book`` (links into the checkout,
 copied into the wheel as package data), so ``attnspec chapters`` and ``attnspec run`` also work from
@@ -20,20 +26,20 @@ from __future__ import annotations
 import ast
 import logging
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
-
-import jupytext
-import nbformat
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from . import cleanup
 from .atomic import write_json
 from .config import PARAMETERS, Config, validate
 from .errors import InvalidInput
+
+if TYPE_CHECKING:
+    import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The book's data as the package sees it: in a checkout, links to ``notebooks/``, ``_toc.yml``,
@@ -107,7 +113,7 @@ class Chapter:
         return {p.name: p.default for p in self.parameters}
 
     def resolve(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The full parameter set (defaults, then ``overrides``), checked as the chapter will check it.
+        """The full parameter set (defaults, then ``overrides``), checked as the chapter checks it.
 
         Each value alone and every rule between values (e.g. ``remove_top_k < d``, ``hist_min <
         hist_max``, including rules against another parameter's default) is checked here, before
@@ -131,7 +137,8 @@ class Chapter:
             top_k = values.get("remove_top_k", PARAMETERS["remove_top_k"].default)
             if "d_values" in values and min(values["d_values"]) <= top_k:
                 raise ValueError(
-                    f"d_values={values['d_values']} is out of range: each d must be > remove_top_k = {top_k}"
+                    f"d_values={values['d_values']} is out of range: "
+                    f"each d must be > remove_top_k = {top_k}"
                 )
         except ValueError as exc:
             message = str(exc)
@@ -150,7 +157,8 @@ def _beta_positive(values: dict[str, Any]) -> None:
         raise ValueError("beta=0 is out of range: must be > 0 (the limit law needs theta_1 > 0)")
 
 
-#: Rules a chapter adds to :class:`attnspec.config.Config`'s (the chapter raises the same error itself).
+#: Rules a chapter adds to :class:`attnspec.config.Config`'s (the chapter raises the same error
+#: itself).
 CHAPTER_RULES = {"limit-law": (_beta_positive,)}
 
 
@@ -169,12 +177,17 @@ def toc_chapter_names() -> list[str]:
             for value in node:
                 walk(value)
 
-    walk(yaml.safe_load(TOC.read_text()))
+    import yaml
+
+    # the C parser when PyYAML has it (the same result, faster); else the pure-Python safe loader
+    walk(yaml.load(TOC.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
     return names
 
 
 def read_source(name: str) -> nbformat.NotebookNode:
     """The MyST source of chapter ``name`` as a notebook (jupytext), with stable cell ids."""
+    import jupytext
+
     nb = jupytext.read(SOURCES / f"{name}.md")
     for i, cell in enumerate(nb.cells):
         cell.id = f"{name}-{i}"
@@ -209,7 +222,7 @@ def parse_parameters_cell(source: str) -> tuple[ChapterParameter, ...]:
 
 
 def check_data() -> None:
-    """Raise InvalidInput (one line) when the chapter sources or the table of contents are missing."""
+    """Raise InvalidInput (one line) when the chapter sources or the table of contents are gone."""
     for path in (TOC, SOURCES):
         if not path.exists():
             raise InvalidInput(
@@ -218,23 +231,66 @@ def check_data() -> None:
             )
 
 
-def chapter(name: str) -> Chapter:
-    """The chapter with short name ``name`` (as listed by :func:`chapters`)."""
+#: A MyST code cell: fence, then options (``:key: value`` lines or a ``---`` YAML block) and body.
+_CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+_FRONT_MATTER = re.compile(r"\A---\n.*?^---[ \t]*\n", re.M | re.S)
+
+
+def _cell_options_and_body(body: str) -> tuple[str, str]:
+    """Split a code cell's text into its options and its source (as jupytext does for MyST)."""
+    lines = body.splitlines()
+    if lines and lines[0].strip() == "---":
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+        options, rest = lines[1:end], lines[end + 1 :]
+    else:
+        n = next((i for i, line in enumerate(lines) if not line.startswith(":")), len(lines))
+        options, rest = lines[:n], lines[n:]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    while rest and not rest[-1].strip():
+        rest = rest[:-1]
+    return "\n".join(options), "\n".join(rest)
+
+
+def read_listing(name: str) -> tuple[str, str]:
+    """Title and parameters-cell source of chapter ``name``, read from the MyST text directly.
+
+    The title is the first line of the first Markdown text after the front matter, without its
+    leading ``#``; the parameters cell is the code cell whose tags include ``parameters``. The
+    results equal those read through jupytext (:func:`read_source`), which the tests check.
+    """
+    text = (SOURCES / f"{name}.md").read_text()
+    text = _FRONT_MATTER.sub("", text, count=1)
+    first_code = _CODE_CELL.search(text)
+    markdown = text[: first_code.start()] if first_code else text
+    title = next((line for line in markdown.splitlines() if line.strip()), "").lstrip("# ")
+    for match in _CODE_CELL.finditer(text):
+        options, source = _cell_options_and_body(match.group("body"))
+        if re.search(r"\btags:\s*\[[^\]]*\bparameters\b", options) or re.search(
+            r"^\s*-\s*parameters\s*$", options, re.M
+        ):
+            return title, source
+    raise InvalidInput("no cell tagged 'parameters'")
+
+
+def chapter(name: str, names: list[str] | None = None) -> Chapter:
+    """The chapter with short name ``name`` (as listed by :func:`chapters`).
+
+    ``names`` are the chapters of the table of contents, if the caller has read them already.
+    """
     check_data()
-    names = toc_chapter_names()
+    names = toc_chapter_names() if names is None else names
     if name not in names:
         raise InvalidInput(f"unknown chapter {name!r}; chapters: {', '.join(names)}")
-    nb = read_source(name)
-    title = (
-        next(c.source for c in nb.cells if c.cell_type == "markdown").splitlines()[0].lstrip("# ")
-    )
-    return Chapter(name, title, parse_parameters_cell(parameters_cell(nb).source))
+    title, source = read_listing(name)
+    return Chapter(name, title, parse_parameters_cell(source))
 
 
 def chapters() -> list[Chapter]:
     """All chapters in table-of-contents order."""
     check_data()
-    return [chapter(name) for name in toc_chapter_names()]
+    names = toc_chapter_names()
+    return [chapter(name, names) for name in names]
 
 
 def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -247,10 +303,11 @@ def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def _kernel_manager_class(work: Path):
-    """A kernel manager that keeps the kernel's connection file in ``work`` and its log off the terminal.
+    """A kernel manager: the kernel's connection file in ``work``, its log off the terminal.
 
     The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
-    errors in cells still reach the notebook. Every manager is registered with :mod:`attnspec.cleanup`.
+    errors in cells still reach the notebook. Every manager is registered with
+    :mod:`attnspec.cleanup`.
     """
     from jupyter_client.manager import AsyncKernelManager
 
@@ -296,6 +353,7 @@ def execute(
     and claim (:func:`attnspec.provenance.results`). The kernel runs in ``cwd`` (default:
     ``output``'s folder) and logs nothing to the terminal.
     """
+    import nbformat
     import papermill
 
     from . import provenance
@@ -326,7 +384,7 @@ def execute(
             )
         finally:
             _shutdown()
-            for log, level in zip(quiet, levels):
+            for log, level in zip(quiet, levels, strict=True):
                 log.setLevel(level)
         nb = strip_volatile_metadata(nbformat.read(tmp_out, as_version=4))
         nb.metadata["attnspec"] = provenance.notebook_metadata(name, values)
@@ -344,6 +402,8 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("execute", "results"):
         print(usage, file=sys.stderr)
         return 2
+    import nbformat
+
     from . import provenance
 
     for name in argv[1:] or toc_chapter_names():

@@ -61,7 +61,7 @@ def run(command: list[str], **kwargs):
 
 
 def now() -> None:
-    """Kill every registered kernel and child process and remove every registered folder, immediately."""
+    """Kill every registered kernel and child process, and remove every registered folder, now."""
     children = [getattr(getattr(m, "provisioner", None), "process", None) for m in list(_kernels)]
     for process in children + list(_processes):
         try:
@@ -72,3 +72,37 @@ def now() -> None:
             pass
     for folder in list(_folders):
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def interrupts(written: list[Path], command: str = "run") -> Iterator[None]:
+    """On SIGINT or SIGTERM: stop, clean up (:func:`now`), print one line, exit 128 + signal.
+
+    Results are moved into place whole (:func:`os.replace`), so stopping at any instant leaves only
+    whole files; ``written`` lists them for the message, which names ``attnspec COMMAND``.
+    """
+    import logging
+    import os
+    import signal
+    import sys
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        logging.disable(logging.CRITICAL)  # the kernel gets the signal too: its death is expected
+        now()
+        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+        kept = (
+            f"kept {', '.join(p.name for p in written)}; no partial file"
+            if written
+            else "nothing written"
+        )
+        print(f"attnspec {command}: interrupted ({name}); {kept}", file=sys.stderr, flush=True)
+        os._exit(128 + signum)
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)

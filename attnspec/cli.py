@@ -69,7 +69,7 @@ def sigterm_raises() -> Iterator[None]:
 
 
 def _discard_stdout() -> None:
-    """Flush stdout; if it is closed or full, point it at /dev/null so that exit does not fail again."""
+    """Flush stdout; if it is closed or full, point it at /dev/null so that exit does not fail."""
     try:
         sys.stdout.flush()
     except OSError:

@@ -24,7 +24,7 @@ PNG = "application/papermill.record/image/png"
 
 @dataclass(frozen=True)
 class GluedValue:
-    """One glued value: its key, its printed form, and the number it holds (None for text/figures)."""
+    """One glued value: its key, its printed form and its number (None for text and figures)."""
 
     key: str
     text: str

@@ -5,9 +5,10 @@ hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued va
 claims, through :mod:`attnspec.executed`) and display them. So every number they show is a number a
 chapter computed, and a page is re-executed after the chapters are:
 
-    python -m attnspec.pages execute            # all pages, after `python -m attnspec.chapters execute`
+    attnspec notebooks                          # every chapter, then every page
+    python -m attnspec.pages execute            # all pages, after the chapters
     python -m attnspec.pages execute findings   # one page
-    python -m attnspec.pages check              # list what the stored pages show as missing (exit 1)
+    python -m attnspec.pages check              # what the stored pages show as missing (exit 1)
 
 A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
 ``book/NAME.ipynb`` and nbval-tested like a chapter. A value a page asks for and a chapter does not
@@ -53,7 +54,10 @@ def rung_symbol(name: str) -> str:
 
 
 def scientific(x: float, digits: int = 2) -> str:
-    """``x`` with ``digits`` significant digits as ``m × 10ᵉ`` (Unicode superscripts), e.g. ``6.1 × 10⁶``."""
+    """``x`` with ``digits`` significant digits as ``m × 10ᵉ`` (Unicode superscripts).
+
+    For example ``6.1 × 10⁶``.
+    """
     if x == 0 or not math.isfinite(x):
         return f"{x:g}"
     exponent = math.floor(math.log10(abs(x)))
@@ -72,7 +76,7 @@ def missing_marker(chapter: str, key: str) -> str:
 
 @dataclass(frozen=True)
 class StoredValue:
-    """A value read from a stored chapter notebook; ``text`` is what a page shows (or the marker)."""
+    """A value read from a stored chapter notebook; ``text`` is what a page shows, or the marker."""
 
     chapter: str
     key: str
@@ -187,7 +191,10 @@ class StoredChapters:
         return Markdown(self.value(chapter, key, fmt).text)
 
     def farthest(self, chapter: str, metric: str, prefix: str = "bulk") -> Farthest:
-        """The rung with the largest glued distance ``{prefix}_{metric}_{rung}``, and ``{prefix}_{metric}_floor``."""
+        """The rung with the largest glued distance ``{prefix}_{metric}_{rung}``.
+
+        The result also holds the noise floor, ``{prefix}_{metric}_floor``.
+        """
         values = self.values(chapter)
         found = {
             name: values[f"{prefix}_{metric}_{name}"].number
@@ -214,8 +221,8 @@ class StoredChapters:
             return ""
         items = "\n".join(f"- `{key}` of chapter *{chapter}*" for chapter, key in gone)
         return (
-            f":::{{warning}}\nThis page asks the stored chapters for {len(gone)} value(s) they do not "
-            f"glue; each is marked *missing* where it would appear:\n\n{items}\n:::"
+            f":::{{warning}}\nThis page asks the stored chapters for {len(gone)} value(s) they do "
+            f"not glue; each is marked *missing* where it would appear:\n\n{items}\n:::"
         )
 
     def chapter_claims(self) -> list[ChapterClaims]:
@@ -257,14 +264,18 @@ DISTANCES = {"l1": "$L_1$", "ks": "Kolmogorov", "w1": "$W_1$"}
 class FarthestRung:
     """Which rung is farthest from the reference (Markdown), and the largest Kolmogorov distance."""
 
-    rung: str  # "$Y_f^{\\rm lin}$, in all three distances (…)" or "$Y$ in $L_1$, …", or the marker
+    # "$Y_f^{\\rm lin}$, in all three distances (…)" or "$Y$ in $L_1$, …", or the marker
+    rung: str
     ks: str
     ks_floor: str
     ks_ratio: str
 
 
 def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> FarthestRung:
-    """The rung farthest from the reference's bulk, from the glued distances ``bulk_{l1,ks,w1}_{rung}``."""
+    """The rung farthest from the reference's bulk.
+
+    Read from the glued distances ``bulk_{l1,ks,w1}_{rung}``.
+    """
     found = [stored.farthest(chapter, metric) for metric in DISTANCES]
     known = [f for f in found if f.rung is not None]
     if not known:
@@ -322,8 +333,8 @@ def findings_markdown(stored: StoredChapters) -> str:
     groups = stored.chapter_claims()
     held, total = sum(g.held for g in groups), sum(len(g.claims) for g in groups)
     parts = [
-        f"**{held} of {total} claims hold** in the {len(groups)} chapters, at each chapter's default "
-        "parameters."
+        f"**{held} of {total} claims hold** in the {len(groups)} chapters, at each chapter's "
+        "default parameters."
     ]
     kinds: dict[str, int] = {}
     for g in groups:
@@ -367,7 +378,8 @@ def findings_markdown(stored: StoredChapters) -> str:
         else "*No chapter embeds claims.*"
     )
     failed = [
-        f"- ✗ {g.number}. {chapter_link(g.chapter, g.title)}, *{c.get('claim', '')}*: {c.get('if_fails', '')}"
+        f"- ✗ {g.number}. {chapter_link(g.chapter, g.title)}, *{c.get('claim', '')}*: "
+        f"{c.get('if_fails', '')}"
         for g in groups
         for c in g.claims
         if not c.get("holds")
@@ -378,7 +390,7 @@ def findings_markdown(stored: StoredChapters) -> str:
 
 
 def ladder_notation() -> str:
-    """The rungs of the ladder M0 … M6: symbol and definition (from :data:`attnspec.ladder.LADDER`)."""
+    """The rungs of the ladder M0 … M6: symbol and definition (:data:`attnspec.ladder.LADDER`)."""
     rows = [
         [f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$"]
         for i, (name, m) in enumerate(LADDER.items())
@@ -397,7 +409,10 @@ def read_source(name: str) -> nbformat.NotebookNode:
 
 
 def execute(name: str, output: Path | None = None) -> Path:
-    """Execute page ``name`` in ``book/`` and store it at ``output`` (default ``book/NAME.ipynb``), atomically."""
+    """Execute page ``name`` in ``book/``; store it at ``output`` (default ``book/NAME.ipynb``).
+
+    The notebook is written atomically.
+    """
     from nbclient import NotebookClient
 
     nb = read_source(name)
@@ -415,7 +430,10 @@ def execute(name: str, output: Path | None = None) -> Path:
 
 
 def stored_problems(names: tuple[str, ...] = PAGES) -> list[str]:
-    """What the stored pages show as missing: every value marked *missing*, every chapter without claims."""
+    """What the stored pages show as missing.
+
+    Every value marked *missing*, and every chapter without claims.
+    """
     problems = []
     for name in names:
         path = BOOK / f"{name}.ipynb"
@@ -433,7 +451,10 @@ def stored_problems(names: tuple[str, ...] = PAGES) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
-USAGE = f"usage: python -m attnspec.pages execute [{' | '.join(PAGES)} ...]  |  python -m attnspec.pages check"
+USAGE = (
+    f"usage: python -m attnspec.pages execute [{' | '.join(PAGES)} ...]  |  "
+    "python -m attnspec.pages check"
+)
 
 
 def main(argv: list[str]) -> int:

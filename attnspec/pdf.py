@@ -27,9 +27,11 @@ MARKER = "attnspec-typeset"
 WAIT = f"""<script>
 window.addEventListener('load', () => {{
   const done = () => {{ const m = document.createElement('meta'); m.name = '{MARKER}';
-                        m.content = String(document.querySelectorAll('.math:not(:has(mjx-container))').length);
+                        const math = '.math:not(:has(mjx-container))';
+                        m.content = String(document.querySelectorAll(math).length);
                         document.head.appendChild(m); }};
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(done, done);
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
+    MathJax.startup.promise.then(done, done);
   else done();
 }});
 </script>"""
@@ -46,8 +48,10 @@ FLAGS = [
 PRINT_CSS = """<style>
 @page { size: A4; margin: 16mm 14mm; }
 @media print {
-  .bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article, .prev-next-area,
-  .header-article, .headerlink, .toggle-secondary-sidebar, #pst-back-to-top { display: none !important; }
+  .bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
+  .prev-next-area, .header-article, .headerlink, .toggle-secondary-sidebar, #pst-back-to-top {
+    display: none !important;
+  }
   .bd-main .bd-content .bd-article-container { max-width: 100% !important; }
   figure, img, .cell_output, table { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
@@ -64,7 +68,7 @@ def chromium() -> str:
 
 
 def build_singlehtml() -> Path:
-    """Build the book as one HTML page; return the page, moved beside ``_static`` and ``_images``."""
+    """Build the book as one HTML page; return it, moved beside ``_static`` and ``_images``."""
     subprocess.run(
         [
             sys.executable,
@@ -85,7 +89,7 @@ def build_singlehtml() -> Path:
 
 
 def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
-    """The page's DOM once MathJax has finished, with the MathJax script removed and details opened."""
+    """The page's DOM once MathJax has finished, the MathJax script removed, details opened."""
     probe = SINGLE / "_attnspec_probe.html"  # beside _static and _images: relative links resolve
     probe.write_text(page.read_text().replace("</body>", WAIT + "</body>"))
     try:

@@ -47,7 +47,7 @@ def blas() -> str:
 
 
 def versions() -> dict[str, str]:
-    """Versions of everything that can change a printed digit: Python, numpy, scipy, matplotlib, BLAS."""
+    """Versions of all that can change a printed digit: Python, numpy, scipy, matplotlib, BLAS."""
     import matplotlib
     import numpy
     import scipy
@@ -63,7 +63,7 @@ def versions() -> dict[str, str]:
 
 
 def git_commit(root: Path = CHECKOUT) -> str | None:
-    """The checkout's commit (with ``-dirty`` when files differ from it), or None outside a checkout."""
+    """The checkout's commit (``-dirty`` when files differ from it), or None outside a checkout."""
     if not (root / ".git").exists():
         return None
     try:
@@ -86,12 +86,15 @@ def git_commit(root: Path = CHECKOUT) -> str | None:
 
 
 def notebook_metadata(chapter: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    """What an executed notebook records about itself: chapter, parameters, versions (nothing per-run)."""
+    """What an executed notebook records about itself: chapter, parameters, versions (no time)."""
     return {"chapter": chapter, "parameters": dict(parameters), "versions": versions()}
 
 
 def _json_value(value) -> Any:
-    """A glued value as JSON: int or float for numbers, the text for text and Markdown, None for figures."""
+    """A glued value as JSON.
+
+    An int or float for a number, the text for text and Markdown, None for a figure.
+    """
     if value.kind == "figure":
         return None
     if value.kind == "number":
@@ -101,7 +104,7 @@ def _json_value(value) -> Any:
 
 
 def last_commit_of(path: Path, root: Path = CHECKOUT) -> tuple[str, str] | tuple[None, None]:
-    """The last commit that changed ``path`` and its UTC time, or (None, None) outside a checkout."""
+    """The last commit that changed ``path``, and its UTC time; (None, None) outside a checkout."""
     if not (root / ".git").exists():
         return None, None
     try:
@@ -270,7 +273,10 @@ class Diff:
 
 
 def _rel_change(a: dict | None, b: dict | None) -> float | None:
-    r"""Relative change :math:`(a - b)/|b|` of two numeric glued values; None if either is not a number."""
+    r"""Relative change :math:`(a - b)/|b|` of two numeric glued values.
+
+    None if either is not a number.
+    """
     if not a or not b or a.get("kind") != "number" or b.get("kind") != "number":
         return None
     x, y = float(a["value"]), float(b["value"])
@@ -282,7 +288,7 @@ def _rel_change(a: dict | None, b: dict | None) -> float | None:
 
 
 def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
-    """Compare results ``a`` (e.g. a re-run) with ``b`` (e.g. the published chapter), value by value.
+    """Compare results ``a`` (e.g. a re-run) with ``b`` (e.g. the published chapter), by value.
 
     Figures are left out (their printed form is a size, not a value). Claims are paired in order.
 
@@ -345,10 +351,13 @@ def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published")
     rows = [["key", b_name, a_name, "rel. change"]] + changed_rows(result)
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [
-        f"chapter {result.chapter}: {len(result.changed)} of {len(result.values)} glued values changed"
+        f"chapter {result.chapter}: {len(result.changed)} of {len(result.values)} "
+        "glued values changed"
     ]
     if result.changed:
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        lines += [
+            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+        ]
         lines.insert(2, "  ".join("-" * w for w in widths))
     unchanged = len(result.values) - len(result.changed)
     lines.append(f"{unchanged} values unchanged")

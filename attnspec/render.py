@@ -35,7 +35,10 @@ def _value(value) -> str:
 
 
 def preface(name: str, parameters: dict, results_file: Path | None) -> str:
-    """Markdown that opens a re-run page: the parameters used and what changed against the published chapter."""
+    """Markdown that opens a re-run page.
+
+    It gives the parameters used and what changed against the published chapter.
+    """
     from . import provenance
 
     defaults = chapter(name).defaults
@@ -52,8 +55,8 @@ def preface(name: str, parameters: dict, results_file: Path | None) -> str:
     ]
     text = [
         "```{admonition} Re-run of this chapter\n:class: important\n",
-        "This page shows the chapter re-executed with the parameters below; every number in the prose "
-        "and every figure comes from this run.\n",
+        "This page shows the chapter re-executed with the parameters below; every number in the "
+        "prose and every figure comes from this run.\n",
         markdown_table(["parameter", "this run", "published", ""], rows),
         "",
     ]

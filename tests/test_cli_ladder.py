@@ -1,4 +1,5 @@
-"""``attnspec ladder``: the printed summary, the --json file, and one-line errors with status 2."""
+"""``attnspec ladder``: the printed summary, the -o/--output file (formerly --json), and one-line
+errors with status 2."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def run_main(argv: list[str]) -> int:
 
 def test_prints_summary_and_writes_json(tmp_path, capsys):
     out_json = tmp_path / "summary.json"
-    assert run_main(["ladder", *SMALL, "--json", str(out_json)]) == 0
+    assert run_main(["ladder", *SMALL, "-o", str(out_json)]) == 0
     out = capsys.readouterr().out
     assert "polynomial degree n_d = " + str(poly_degree(48, 2.0)) in out
     assert "theta statistics" in out and "mean s1(A)" in out and "normalizers D_i" in out
@@ -76,7 +77,7 @@ def test_prints_summary_and_writes_json(tmp_path, capsys):
 
 def test_printed_numbers_match_the_json(tmp_path, capsys):
     out_json = tmp_path / "s.json"
-    run_main(["ladder", *SMALL, "--beta", "0.5", "--json", str(out_json)])
+    run_main(["ladder", *SMALL, "--beta", "0.5", "--output", str(out_json)])
     out = capsys.readouterr().out
     s = json.loads(out_json.read_text())
     assert f"{s['s1_A_mean']:.6f}" in out and f"{s['D_std']:.6f}" in out
@@ -100,6 +101,7 @@ INVALID = [
     (["--trials", "0"], "trials=0"),
     (["--seed", "-1"], "seed=-1"),
     (["--d", "10", "--remove-top-k", "10"], "remove_top_k=10"),
+    (["--d", "10", "--remove_top_k", "10"], "remove_top_k=10"),
     (["--c-poly", "0"], "c_poly=0"),
     (["--c-poly", "-1"], "c_poly=-1"),
     (["--bogus", "1"], "--bogus"),
@@ -110,7 +112,7 @@ INVALID = [
 @pytest.mark.parametrize("args, fragment", INVALID)
 def test_invalid_input_one_line_status_2_nothing_written(tmp_path, capsys, args, fragment):
     out_json = tmp_path / "out.json"
-    assert run_main(["ladder", *args, "--json", str(out_json)]) == 2
+    assert run_main(["ladder", *args, "-o", str(out_json)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.splitlines()
@@ -129,17 +131,18 @@ def test_parse_errors_state_the_valid_range(capsys):
 def test_memory_refusal(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(config, "available_memory_bytes", lambda: 2**20)
     out_json = tmp_path / "out.json"
-    assert run_main(["ladder", "--d", "1000", "--json", str(out_json)]) == 2
+    assert run_main(["ladder", "--d", "1000", "-o", str(out_json)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "GiB" in err and "d=1000" in err
     assert not out_json.exists()
 
 
+@pytest.mark.parametrize("option", ["-o", "--output", "--json"])
 @pytest.mark.parametrize("target", ["missing/out.json", "."])
-def test_unwritable_json_path_is_refused_before_work(tmp_path, capsys, target):
-    assert run_main(["ladder", *SMALL, "--json", str(tmp_path / target)]) == 2
+def test_unwritable_output_path_is_refused_before_work(tmp_path, capsys, target, option):
+    assert run_main(["ladder", *SMALL, option, str(tmp_path / target)]) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1 and "--json" in err
+    assert len(err.splitlines()) == 1 and f"{option} " in err  # the spelling that was typed
     assert not (tmp_path / "cache").exists()
 
 
@@ -157,7 +160,7 @@ def test_installed_command_in_a_subprocess(tmp_path):
     out_json = tmp_path / "s.json"
     env = dict(os.environ)  # carries the temporary ATTNSPEC_CACHE
     ok = subprocess.run(
-        _command() + ["ladder", "--d", "32", "--trials", "1", "--json", str(out_json)],
+        _command() + ["ladder", "--d", "32", "--trials", "1", "-o", str(out_json)],
         capture_output=True,
         text=True,
         env=env,
@@ -181,3 +184,25 @@ def test_installed_command_in_a_subprocess(tmp_path):
     assert len(bad.stderr.splitlines()) == 1 and "beta=nan" in bad.stderr
     assert "Traceback" not in bad.stderr
     assert not bad_json.exists()
+
+
+def test_remove_top_k_with_underscores_is_the_same_option(tmp_path, capsys):
+    dashed, underscored = tmp_path / "a.json", tmp_path / "b.json"
+    assert run_main(["ladder", *SMALL, "--remove-top-k", "2", "-o", str(dashed)]) == 0
+    assert run_main(["ladder", *SMALL, "--remove_top_k", "2", "-o", str(underscored)]) == 0
+    assert json.loads(dashed.read_text()) == json.loads(underscored.read_text())
+
+
+def test_deprecated_json_spelling_writes_the_same_file(tmp_path, capsys):
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    assert run_main(["ladder", *SMALL, "--output", str(new)]) == 0
+    assert run_main(["ladder", *SMALL, "--json", str(old)]) == 0
+    assert new.read_text() == old.read_text()
+
+
+def test_output_and_its_deprecated_alias_together_are_refused(tmp_path, capsys):
+    args = ["ladder", *SMALL, "-o", str(tmp_path / "a.json"), "--json", str(tmp_path / "b.json")]
+    assert run_main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "not allowed with" in err
+    assert list(tmp_path.iterdir()) == []

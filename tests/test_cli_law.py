@@ -41,9 +41,10 @@ def test_default_points(capsys):
         assert x in out
 
 
-def test_json(tmp_path, capsys):
+@pytest.mark.parametrize("option", ["-o", "--output", "--json"])  # --json: deprecated alias
+def test_json(tmp_path, capsys, option):
     path = tmp_path / "law.json"
-    assert main(["law", "--beta", "1", "--at", "0,1,2", "--json", str(path)]) == 0
+    assert main(["law", "--beta", "1", "--at", "0,1,2", option, str(path)]) == 0
     data = json.loads(path.read_text())
     law = GaussianEquivalentLaw.for_f(1.0)
     assert data["edge"] == pytest.approx(9.00954, abs=1e-4)
@@ -57,7 +58,7 @@ def test_json(tmp_path, capsys):
 
 def test_theta_override(tmp_path, capsys):
     path = tmp_path / "t.json"
-    assert main(["law", "--theta1", "2", "--theta2", "0", "--at", "8", "--json", str(path)]) == 0
+    assert main(["law", "--theta1", "2", "--theta2", "0", "--at", "8", "-o", str(path)]) == 0
     data = json.loads(path.read_text())
     assert data["edge"] == pytest.approx(8.0)  # Marchenko-Pastur: 4 theta1
     assert data["cdf"]["8.0"] == 1.0
@@ -83,7 +84,7 @@ def test_theta_override(tmp_path, capsys):
 )
 def test_invalid_input(argv, text, tmp_path, capsys):
     path = tmp_path / "out.json"
-    assert main(["law", *argv, "--json", str(path)]) == 2
+    assert main(["law", *argv, "-o", str(path)]) == 2
     err = capsys.readouterr()
     assert err.out == ""
     lines = err.err.strip().splitlines()
@@ -93,11 +94,17 @@ def test_invalid_input(argv, text, tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_missing_json_folder(tmp_path, capsys):
+@pytest.mark.parametrize("option", ["--output", "--json"])
+def test_missing_json_folder(tmp_path, capsys, option):
     target = tmp_path / "no" / "x.json"
-    assert main(["law", "--json", str(target)]) == 2
+    assert main(["law", option, str(target)]) == 2
     err = capsys.readouterr()
-    assert err.out == "" and "does not exist" in err.err and len(err.err.strip().splitlines()) == 1
+    assert (
+        err.out == ""
+        and "does not exist" in err.err
+        and f"{option} " in err.err
+        and len(err.err.strip().splitlines()) == 1
+    )
     assert not target.parent.exists()
 
 

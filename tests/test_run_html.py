@@ -23,10 +23,12 @@ function attnspecProbe() {
   const imgs = [...document.images];
   const result = {mathjax: typeof MathJax !== 'undefined' && !!MathJax.startup,
                   math: document.querySelectorAll('.math').length,
-                  untypeset: [...document.querySelectorAll('.math')].filter(m => !m.querySelector('mjx-container')).length,
+                  untypeset: [...document.querySelectorAll('.math')]
+                               .filter(m => !m.querySelector('mjx-container')).length,
                   figures: document.querySelectorAll('figure').length,
                   images: imgs.length,
-                  broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src.slice(0, 80)),
+                  broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
+                              .map(i => i.src.slice(0, 80)),
                   text: document.body.innerText};
   const out = document.createElement('pre');
   out.id = 'attnspec-probe';
@@ -34,7 +36,8 @@ function attnspecProbe() {
   document.body.appendChild(out);
 }
 window.addEventListener('load', () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
+    MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
   else attnspecProbe();
 });
 </script>"""

@@ -1,7 +1,7 @@
-"""From an installed package (a wheel, not the checkout): `attnspec chapters`, `run` and `diff` work.
+"""From an installed package (a wheel, not the checkout): `attnspec chapters`, `run`, `diff` work.
 
-The wheel is built from a copy of the checkout's tracked files and installed into a temporary folder,
-which alone is put on the path, and the commands run in a folder outside the checkout.
+The wheel is built from a copy of the checkout's tracked files and installed into a temporary
+folder, which alone is put on the path, and the commands run in a folder outside the checkout.
 """
 
 from __future__ import annotations

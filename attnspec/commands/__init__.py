@@ -1,5 +1,10 @@
-"""Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)``."""
+"""Sub-commands of the ``attnspec`` CLI; each module has ``add_parser(subparsers)`` and ``run``.
 
-from . import chapters, diff, ladder, law, run, sweep
+A command module imports only :mod:`argparse` and :mod:`attnspec.commands.options` at the top; what
+it computes with (numpy, scipy, papermill, Dask, ...) is imported inside ``run``, so that building
+the parser, and ``attnspec --help``, stay fast.
+"""
 
-COMMANDS = [ladder, chapters, run, sweep, law, diff]
+from . import chapters, diff, ladder, law, notebooks, run, sweep
+
+COMMANDS = [ladder, chapters, run, sweep, law, diff, notebooks]

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-
-from ..chapters import chapters
 
 
 def add_parser(sub) -> None:
@@ -15,6 +12,10 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
+    from ..chapters import chapters
+
     listed = chapters()
     if args.json:
         print(

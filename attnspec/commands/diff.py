@@ -1,4 +1,4 @@
-"""``attnspec diff A [B] [--json FILE]``: every glued value of two runs of a chapter, side by side.
+"""``attnspec diff A [B] [-o FILE]``: every glued value of two runs of a chapter, side by side.
 
 A and B are results files (``CHAPTER.results.json``) or run folders holding one; B defaults to the
 published chapter of the same name. Prints key, published (B), re-run (A) and the relative change
@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..atomic import check_writable, write_json
 from ..errors import InvalidInput
-from ..provenance import diff, format_text, load, published
+from .options import add_output, output_option
 
 
 def add_parser(sub) -> None:
@@ -26,20 +25,25 @@ def add_parser(sub) -> None:
         nargs="?",
         help="results file or run folder (default: the published chapter)",
     )
-    parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    add_output(
+        parser, "also write the comparison as JSON to FILE", metavar="FILE", aliases=("--json",)
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.json:
+    from ..atomic import check_writable, write_json
+    from ..provenance import diff, format_text, load, published
+
+    if args.output:
         try:
-            check_writable(args.json)
+            check_writable(args.output, output_option(args))
         except ValueError as exc:
             raise InvalidInput(str(exc)) from None
     a = load(args.a)
     b = load(args.b if args.b else published(a["chapter"]))
     result = diff(a, b)
     print(format_text(result, "A" if args.b else "re-run", "B" if args.b else "published"))
-    if args.json:
-        write_json(args.json, result.as_dict())
+    if args.output:
+        write_json(args.output, result.as_dict())
     return 0

@@ -1,55 +1,30 @@
-"""``attnspec ladder``: run the seven-model ladder and print (and optionally save) its diagnostics."""
+"""``attnspec ladder``: run the seven-model ladder; print (and optionally save) its diagnostics."""
 
 from __future__ import annotations
 
 import argparse
 import math
 
-import numpy as np
-
-from ..atomic import check_writable, write_json
-from ..config import PARAMETERS, Config
-from ..experiment import run_ladder
-from ..ladder import MODEL_NAMES, REFERENCE
+from .options import add_output, add_parameter_options, output_option, parse_parameters
 
 OPTIONS = ["d", "beta", "trials", "seed", "remove_top_k", "c_poly"]
-
-
-def add_parameter_options(parser: argparse.ArgumentParser, names: list[str]) -> None:
-    """One ``--name`` option per parameter, parsed and range-checked by :data:`PARAMETERS`."""
-    for name in names:
-        p = PARAMETERS[name]
-        parser.add_argument(
-            f"--{name.replace('_', '-')}",
-            dest=name,
-            default=p.default,
-            type=str,
-            help=f"{p.help} ({p.type_name}, {p.range_text}; default {p.default})",
-        )
-
-
-def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
-    """Parse each option's text (or keep its default); raises InvalidInput naming the parameter."""
-    values = {}
-    for name in names:
-        raw = getattr(args, name)
-        values[name] = PARAMETERS[name].parse(raw) if isinstance(raw, str) else raw
-    return values
 
 
 def add_parser(sub) -> None:
     parser = sub.add_parser("ladder", help="run the seven-model ladder and print its diagnostics")
     add_parameter_options(parser, OPTIONS)
-    parser.add_argument(
-        "--json",
-        metavar="PATH",
-        help="also write the summary as JSON to PATH (written before anything is printed); "
+    add_output(
+        parser,
+        "also write the summary as JSON to PATH (written before anything is printed); "
         "an L1 distance is null when a bulk has no values inside the histogram range",
+        aliases=("--json",),
     )
     parser.set_defaults(run=run)
 
 
 def format_summary(s: dict) -> str:
+    from ..ladder import MODEL_NAMES, REFERENCE
+
     lines = [
         f"d = {s['d']}, beta = {s['beta']:g}, trials = {s['trials']}, seed = {s['seed']}, "
         f"polynomial degree n_d = {s['poly_degree']}",
@@ -61,7 +36,8 @@ def format_summary(s: dict) -> str:
         f"    standard error        {s['theta_q_mc_se'][0]:9.6f}   {s['theta_q_mc_se'][1]:9.6f}",
         "",
         f"rank-one mode: mean s1(A) = {s['s1_A_mean']:.6f} (-> 1)",
-        f"normalizers D_i: mean = {s['D_mean']:.6f}, std = {s['D_std']:.6f}, max|D-1| = {s['D_max_dev']:.6f}",
+        f"normalizers D_i: mean = {s['D_mean']:.6f}, std = {s['D_std']:.6f}, "
+        f"max|D-1| = {s['D_max_dev']:.6f}",
         "",
         f"{'model':>14}  {'L1 to ' + REFERENCE:>20}  {'top s^2':>10}",
     ]
@@ -79,14 +55,19 @@ def finite_or_null(value):
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from ..atomic import check_writable, write_json
+    from ..config import Config
+    from ..experiment import run_ladder
+
     cfg = Config(**parse_parameters(args, OPTIONS))
-    if args.json is not None:
-        check_writable(args.json)
-    with np.errstate(
-        invalid="ignore"
-    ):  # an empty histogram range gives an undefined (NaN) L1 distance
+    if args.output is not None:
+        check_writable(args.output, output_option(args))
+    # an empty histogram range gives an undefined (NaN) L1 distance
+    with np.errstate(invalid="ignore"):
         summary = run_ladder(cfg, progress=True).summary()
-    if args.json is not None:
-        write_json(args.json, finite_or_null(summary))
+    if args.output is not None:
+        write_json(args.output, finite_or_null(summary))
     print(format_summary(summary))
     return 0

@@ -1,14 +1,17 @@
-"""``attnspec law``: the limit law of the Gaussian-equivalent model: edge, mean, pdf and cdf at points."""
+"""``attnspec law``: the limit law of the Gaussian-equivalent model (edge, mean, pdf and cdf)."""
 
 from __future__ import annotations
 
 import argparse
 import math
+from typing import TYPE_CHECKING
 
-from ..atomic import check_writable, write_json
 from ..config import PARAMETERS
 from ..errors import InvalidInput
-from ..theory import GaussianEquivalentLaw, MarchenkoPastur
+from .options import add_output, output_option
+
+if TYPE_CHECKING:
+    from ..theory import GaussianEquivalentLaw
 
 #: fractions of the edge at which the law is evaluated when --at is not given (4 significant digits)
 DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -39,11 +42,11 @@ def add_parser(sub) -> None:
         help="points lambda at which to evaluate pdf and cdf "
         "(default: 0.1, 0.25, 0.5, 0.75, 0.9 times the edge, to 4 significant digits)",
     )
-    parser.add_argument(
-        "--json",
-        metavar="PATH",
-        help="also write theta1, theta2, edge, mean, pdf and cdf ({point: value}) as JSON to PATH; "
+    add_output(
+        parser,
+        "also write theta1, theta2, edge, mean, pdf and cdf ({point: value}) as JSON to PATH; "
         "the infinite pdf at 0 is written as null",
+        aliases=("--json",),
     )
     parser.set_defaults(run=run)
 
@@ -71,7 +74,9 @@ def parse_points(text: str) -> list[float]:
 
 
 def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
-    """The law from ``--beta`` or from ``--theta1``/``--theta2`` (both or neither), and its origin."""
+    """The law from ``--beta`` or ``--theta1``/``--theta2`` (both or neither), and its origin."""
+    from ..theory import GaussianEquivalentLaw
+
     beta = PARAMETERS["beta"].parse(args.beta)
     if (args.theta1 is None) != (args.theta2 is None):
         raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
@@ -92,10 +97,9 @@ def summary(law: GaussianEquivalentLaw, points: list[float]) -> dict:
         "theta2": law.theta2,
         "edge": float(law.edge),
         "mean": float(law.mean()),
-        "pdf": {
-            k: float(v) if math.isfinite(v) else None for k, v in zip(keys, pdf)
-        },  # pdf(0) = inf -> null
-        "cdf": {k: float(v) for k, v in zip(keys, cdf)},
+        # pdf(0) = inf -> null
+        "pdf": {k: float(v) if math.isfinite(v) else None for k, v in zip(keys, pdf, strict=True)},
+        "cdf": {k: float(v) for k, v in zip(keys, cdf, strict=True)},
     }
 
 
@@ -109,10 +113,13 @@ def _inf(x: float | None) -> float:
 
 
 def format_summary(s: dict, origin: str) -> str:
+    from ..theory import MarchenkoPastur
+
     var = s["theta1"] * s["theta1"] + s["theta2"] * s["theta2"]
     mp_edge = MarchenkoPastur(s["theta1"]).edge
     lines = [
-        f"Gaussian-equivalent law: theta1 = {_num(s['theta1'])}, theta2 = {_num(s['theta2'])} ({origin})",
+        f"Gaussian-equivalent law: theta1 = {_num(s['theta1'])}, "
+        f"theta2 = {_num(s['theta2'])} ({origin})",
         f"edge lambda_+ = {_num(s['edge'])} (operator norm {_num(math.sqrt(s['edge']))}); "
         f"Marchenko-Pastur with the same mean ends at {_num(mp_edge)}",
         f"mean = {_num(s['mean'])}, var = {_num(var)}",
@@ -127,14 +134,16 @@ def format_summary(s: dict, origin: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..atomic import check_writable, write_json
+
     points = parse_points(args.at) if args.at is not None else None
     law, origin = build_law(args)
-    if args.json is not None:
-        check_writable(args.json)
+    if args.output is not None:
+        check_writable(args.output, output_option(args))
     if points is None:
         points = [float(f"{law.edge * frac:.4g}") for frac in DEFAULT_FRACTIONS]
     s = summary(law, points)
-    if args.json is not None:
-        write_json(args.json, s)
+    if args.output is not None:
+        write_json(args.output, s)
     print(format_summary(s, origin))
     return 0

@@ -1,54 +1,18 @@
-"""``attnspec run CHAPTER -p NAME VALUE ... [-o DIR] [--html]``: re-execute a chapter with papermill.
+"""``attnspec run CHAPTER -p NAME VALUE ... [-o DIR] [--html]``: re-execute a chapter (papermill).
 
-Every name, type and range, and every rule between parameters, is checked before a kernel starts.
-DIR is created (parents included). It receives ``CHAPTER.ipynb``, ``CHAPTER.results.json`` and with
-``--html`` a self-contained page rendered by the book's own pipeline (:mod:`attnspec.render`).
-Ctrl-C or SIGTERM stops with one line and status 130 or 143, leaving no partial or temporary file.
+Every name, type and range, and every rule between parameters, is checked before a kernel starts; a
+name may be spelled with underscores or dashes (``remove_top_k``, ``remove-top-k``). DIR is created
+(parents included). It receives ``CHAPTER.ipynb``, ``CHAPTER.results.json`` and with ``--html`` a
+self-contained page rendered by the book's own pipeline (:mod:`attnspec.render`). Ctrl-C or SIGTERM
+stops with one line and status 130 or 143, leaving no partial or temporary file.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
-import os
-import signal
-import sys
-from contextlib import contextmanager
 from pathlib import Path
 
-from .. import cleanup
-from ..chapters import chapter, execute
-from ..errors import InvalidInput
-
-
-@contextmanager
-def interrupts(written: list[Path]):
-    """On SIGINT or SIGTERM: stop the kernels, remove every temporary folder, print one line, exit 128 + signal.
-
-    Results are moved into place whole (:func:`os.replace`), so stopping at any instant leaves only
-    whole files; ``written`` lists them for the message.
-    """
-
-    def handler(signum, frame):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        logging.disable(logging.CRITICAL)  # the kernel gets the signal too: its death is expected
-        cleanup.now()
-        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
-        kept = (
-            f"kept {', '.join(p.name for p in written)}; no partial file"
-            if written
-            else "nothing written"
-        )
-        print(f"attnspec run: interrupted ({name}); {kept}", file=sys.stderr, flush=True)
-        os._exit(128 + signum)
-
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
+from .options import add_output, parameter_pairs
 
 
 def add_parser(sub) -> None:
@@ -61,15 +25,10 @@ def add_parser(sub) -> None:
         action="append",
         default=[],
         metavar=("NAME", "VALUE"),
-        help="set a parameter (repeatable)",
+        help="set a parameter (repeatable); a name may be written with _ or -: "
+        "remove_top_k or remove-top-k",
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        default=".",
-        metavar="DIR",
-        help="output folder, created if missing (default: .)",
-    )
+    add_output(parser, "output folder, created if missing (default: .)", metavar="DIR", default=".")
     parser.add_argument(
         "--html",
         action="store_true",
@@ -79,10 +38,14 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..chapters import chapter, execute
+    from ..cleanup import interrupts
+    from ..errors import InvalidInput
+
     written: list[Path] = []
-    with interrupts(written):
+    with interrupts(written, "run"):
         chap = chapter(args.chapter)
-        overrides = chap.parse_parameters(args.parameter)
+        overrides = chap.parse_parameters(parameter_pairs(args.parameter))
         chap.resolve(overrides)  # every rule between parameters, before a kernel starts
         out_dir = Path(args.output)
         if out_dir.exists() and not out_dir.is_dir():

@@ -1,4 +1,4 @@
-"""``attnspec sweep``: run a (d, beta, trial) grid on Dask, write the tidy CSV, print pooled metrics."""
+"""``attnspec sweep``: a (d, beta, trial) grid on Dask; write the tidy CSV, print pooled metrics."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import argparse
 import signal
 import sys
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from ..atomic import check_writable
 from ..config import PARAMETERS
 from ..errors import InvalidInput
-from ..ladder import REFERENCE
-from ..sweep import DISTANCES, SweepResult, check_workers, make_grid, run_sweep, to_csv
-from .ladder import add_parameter_options, parse_parameters
+from .options import add_output, add_parameter_options, output_option, parse_parameters
+
+if TYPE_CHECKING:
+    from ..sweep import SweepResult
 
 OPTIONS = ["trials", "seed", "remove_top_k", "c_poly"]
 LISTS = ["d", "beta"]
@@ -32,11 +33,11 @@ def add_parser(sub) -> None:
             f"({p.type_name}, {p.range_text}; default {p.default})",
         )
     add_parameter_options(parser, OPTIONS)
-    parser.add_argument(
-        "--out",
-        metavar="PATH",
+    add_output(
+        parser,
+        "CSV file to write: one row per (d, beta, trial, model)",
+        aliases=("--out",),
         required=True,
-        help="CSV file to write: one row per (d, beta, trial, model)",
     )
     parser.add_argument(
         "--scheduler",
@@ -69,6 +70,9 @@ def parse_workers(text: str | None) -> int | None:
 
 def format_pooled(result: SweepResult) -> str:
     """The pooled table with fixed decimals, one line per (d, beta, model)."""
+    from ..ladder import REFERENCE
+    from ..sweep import DISTANCES
+
     names = list(DISTANCES)
     head = f"{'d':>6}  {'beta':>6}  {'model':>14}  " + "  ".join(f"{n:>8}" for n in names)
     rows = [
@@ -97,22 +101,26 @@ def interrupt_guard():
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..atomic import check_writable
+    from ..sweep import check_workers, make_grid, run_sweep, to_csv
+
     lists = {name: parse_list(name, getattr(args, name)) for name in LISTS}
     params = parse_parameters(args, OPTIONS)
     workers = parse_workers(args.workers)
     make_grid(**lists, **params)
     check_workers(workers, args.scheduler)
-    check_writable(args.out, "--out")
+    check_writable(args.output, output_option(args))
     with interrupt_guard() as interrupted:
         result = run_sweep(
             **lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True
         )
     if interrupted():  # Dask may swallow the KeyboardInterrupt while it waits; the flag does not
         raise KeyboardInterrupt
-    to_csv(result.table, args.out)
+    to_csv(result.table, args.output)
     total = sum(len(r.trials) for r in result.ladders)
     print(
-        f"computed {result.computed} of {total} trials, {total - result.computed} read from the cache",
+        f"computed {result.computed} of {total} trials, "
+        f"{total - result.computed} read from the cache",
         file=sys.stderr,
     )
     print(format_pooled(result))

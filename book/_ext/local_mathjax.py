@@ -1,7 +1,8 @@
 """Sphinx extension: ship MathJax 3 (tex-svg.js) inside the built site, so pages work offline.
 
-The script comes from the ``django-static-mathjax`` package (MathJax 3.2.2, Apache-2.0), installed by
-``make install``; it is copied to ``_static/mathjax/tex-svg.js``, the ``mathjax_path`` of _config.yml.
+The script comes from the ``django-static-mathjax`` package (MathJax 3.2.2, Apache-2.0), installed
+by ``make install``; it is copied to ``_static/mathjax/tex-svg.js``, the ``mathjax_path`` of
+_config.yml.
 """
 
 import shutil

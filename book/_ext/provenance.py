@@ -51,16 +51,20 @@ def block(results: dict) -> str:
     )
     made = f"Executed {e(results.get('time') or '')} (UTC)"
     if commit:
-        made += f" at commit <code>{e(commit[:12])}{'-dirty' if commit.endswith('-dirty') else ''}</code>"
+        dirty = "-dirty" if commit.endswith("-dirty") else ""
+        made += f" at commit <code>{e(commit[:12])}{dirty}</code>"
     return (
-        f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and command '
-        f"that produced this page</summary>"
+        f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and '
+        f"command that produced this page</summary>"
         f"<p>{made} with {listed}.</p>"
-        f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+        f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
         f"<p>To reproduce it (see <em>Reproduce and re-execute</em>):</p>"
         f"<pre><code>{e(command(results['chapter'], results.get('parameters', {})))}</code></pre>"
-        f"<p>Every glued number and claim of this page is listed in <code>{e(results['chapter'])}.results.json</code>"
-        f" beside the executed notebook; <code>attnspec diff</code> compares two such files.</p></details>"
+        f"<p>Every glued number and claim of this page is listed in "
+        f"<code>{e(results['chapter'])}.results.json</code>"
+        f" beside the executed notebook; <code>attnspec diff</code> compares two such files."
+        f"</p></details>"
     )
 
 

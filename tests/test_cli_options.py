@@ -1,0 +1,148 @@
+"""One CLI vocabulary (issue 13, item 7): ``-o/--output`` everywhere with the old spellings as
+aliases, parameter names with dashes or underscores, ``attnspec notebooks``, and a parser that
+imports nothing heavy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from attnspec.chapters import parameters_cell, read_listing, read_source, toc_chapter_names
+from attnspec.cli import build_parser, main
+from attnspec.commands.notebooks import plan
+from attnspec.commands.options import parameter_name, parameter_pairs
+from attnspec.errors import InvalidInput
+from attnspec.pages import PAGES
+
+#: Modules that building the parser must not import (each sub-command imports them when it runs).
+HEAVY = [
+    "numpy",
+    "scipy",
+    "scipy.stats",
+    "papermill",
+    "nbclient",
+    "nbformat",
+    "jupytext",
+    "jupyter_client",
+    "matplotlib",
+    "dask",
+    "distributed",
+]
+
+
+def status(argv: list[str]) -> int:
+    """main()'s status, whether it returns it or argparse exits with it."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
+def test_parser_imports_nothing_heavy():
+    code = (
+        "import sys, attnspec.cli; attnspec.cli.build_parser(); "
+        f"print([m for m in {HEAVY!r} if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_listing_chapters_imports_no_notebook_machinery():
+    code = (
+        "import sys, attnspec.cli; attnspec.cli.main(['chapters', '--json']); "
+        f"print([m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "[]"
+    assert len(json.loads(done.stdout)) == len(toc_chapter_names())
+
+
+def test_python_dash_m_attnspec_is_the_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "attnspec", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and "notebooks" in done.stdout
+
+
+@pytest.mark.parametrize("name", toc_chapter_names())
+def test_listing_reads_what_jupytext_reads(name):
+    nb = read_source(name)
+    markdown = next(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert read_listing(name) == (markdown.splitlines()[0].lstrip("# "), parameters_cell(nb).source)
+
+
+@pytest.mark.parametrize(
+    "argv, old",
+    [
+        (["ladder", "--json", "x.json"], "--json"),
+        (["law", "--json", "x.json"], "--json"),
+        (["diff", "a", "--json", "x.json"], "--json"),
+        (["sweep", "--out", "x.csv"], "--out"),
+    ],
+)
+def test_every_written_path_is_dash_o_and_the_old_flags_are_aliases(argv, old):
+    parser = build_parser()
+    assert parser.parse_args(argv).output == argv[-1]
+    assert parser.parse_args(argv).output_option == old
+    new = [a if a != old else "-o" for a in argv]
+    assert parser.parse_args(new).output == argv[-1]
+    assert parser.parse_args([*argv[:-2], "--output", argv[-1]]).output == argv[-1]
+
+
+@pytest.mark.parametrize("command", ["ladder", "law", "diff", "sweep"])
+def test_help_names_output_and_the_deprecated_spelling(command, capsys):
+    assert status([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "-o" in out and "--output" in out and "deprecated" in out
+
+
+def test_sweep_requires_an_output(capsys):
+    assert status(["sweep", "--d", "24"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "-o/--output" in err
+
+
+def test_run_output_defaults_to_the_current_folder():
+    assert build_parser().parse_args(["run", "setup"]).output == "."
+
+
+def test_parameter_names_with_dashes_or_underscores():
+    assert parameter_name("remove-top-k") == parameter_name("remove_top_k") == "remove_top_k"
+    assert parameter_pairs([["remove-top-k", "3"], ["d", "5"]]) == [
+        ("remove_top_k", "3"),
+        ("d", "5"),
+    ]
+    for spelling in ("--remove-top-k", "--remove_top_k"):
+        for command in (["ladder"], ["sweep", "-o", "x.csv"]):
+            assert build_parser().parse_args([*command, spelling, "7"]).remove_top_k == "7"
+
+
+@pytest.mark.parametrize("spelling", ["remove_top_k", "remove-top-k"])
+def test_run_accepts_both_spellings(spelling, tmp_path, capsys):
+    argv = ["run", "ladder", "-p", "d", "50", "-p", spelling, "60", "-o", str(tmp_path / "r")]
+    assert status(argv) == 2
+    err = capsys.readouterr().err
+    assert "remove_top_k=60 is out of range" in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_notebooks_plan():
+    chapters = toc_chapter_names()
+    assert plan([]) == (chapters, list(PAGES))
+    assert plan([], no_pages=True) == (chapters, [])
+    assert plan(["ladder", "setup"]) == (["setup", "ladder"], list(PAGES))  # book order
+    assert plan(["findings"]) == ([], ["findings"])
+    assert plan(["ladder", "notation"]) == (["ladder"], ["notation"])
+    with pytest.raises(InvalidInput, match="unknown chapter or page 'nope'"):
+        plan(["ladder", "nope"])
+
+
+def test_notebooks_rejects_unknown_names_before_running(capsys):
+    assert status(["notebooks", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "nope" in err and "ladder" in err
