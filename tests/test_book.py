@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from attnspec.chapters import ROOT, toc_chapter_names
+from attnspec.pdf import FLAGS
 from tests.helpers import html_tables
 
 SITE = ROOT / "_build" / "html"
@@ -39,18 +40,8 @@ window.addEventListener('load', () => {
   else attnspecProbe();
 });
 </script>"""
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--virtual-time-budget=20000",
-    "--dump-dom",
-]
+# the PDF printer's headless, offline flags, plus: run the page's scripts, then print its DOM
+CHROMIUM_FLAGS = [*FLAGS, "--virtual-time-budget=20000", "--dump-dom"]
 
 
 def page(name: str) -> Path:
