@@ -1,9 +1,9 @@
 """Root conftest: the numeric glue check joins every nbval run; markers sort the suite.
 
 - ``slow``: nbval cells of the chapters (and tests that run nbval themselves);
-- ``site``: tests of the built book (``_build/html``) in headless Chromium: skipped, with the reason,
-  when the site is not built or Chromium is missing, so plain ``pytest`` after ``make install`` passes
-  or skips. ``make check`` runs ``-m "not slow and not site"``.
+- ``site``: tests of the built book (``_build/html``) in headless Chromium: skipped, with the
+  reason, when the site is not built or Chromium is missing, so plain ``pytest`` after
+  ``make install`` passes or skips. ``make check`` runs ``-m "not slow and not site"``.
 """
 
 import shutil
