@@ -153,6 +153,7 @@ def test_run_rejects_bad_input_before_running(args, message, tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []  # the output folder is not even created
 
 
+@pytest.mark.slow  # executes a chapter
 def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
     out = tmp_path / "runs" / "new"  # created, parents included
     done = subprocess.run(
@@ -196,6 +197,7 @@ def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
     assert "<html" in page and "{glue" not in page and "Re-run of this chapter" in page
 
 
+@pytest.mark.slow  # executes a chapter
 def test_run_at_the_defaults_reproduces_the_stored_glue(tmp_path):
     assert main(["run", "theta-statistics", "-o", str(tmp_path)]) == 0
     assert glued(nbformat.read(tmp_path / "theta-statistics.ipynb", as_version=4)) == glued(
