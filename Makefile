@@ -20,7 +20,7 @@ PORTABLE_LOG := _build/portable.log
 PORTABLE = rm -rf $(PORTABLE_CACHE) && env $$($(BIN)/python tests/portable_env.py $(PORTABLE_CACHE)) \
 	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' $(NOTEBOOKS)
 
-.PHONY: install lock book pdf test check portable notebooks browser clean
+.PHONY: install lock book pdf lint test check portable notebooks browser clean
 
 install: $(STAMP)
 
@@ -57,9 +57,21 @@ pdf: install browser
 	$(BIN)/python -m attnspec.pdf
 	$(BIN)/pytest -q -p no:cacheprovider tests/test_pdf.py
 
-# Unit tests, nbval on every chapter and the browser test of the site; at the same time, on the other
-# core, the portability run (its report follows). Both must pass.
-test: install browser book
+# Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then lint of the chapter code:
+# the executed notebooks, passed by name since the tree run leaves them out (their code cells equal
+# notebooks/*.md's, which ruff cannot read). All three run; any failure fails the target.
+lint: install
+	@status=0; \
+	$(BIN)/ruff check . || status=1; \
+	$(BIN)/ruff format --check . || status=1; \
+	$(BIN)/ruff check $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb \
+	  book/notation.ipynb || status=1; \
+	exit $$status
+
+# Lint first (seconds; fails early), then unit tests, nbval on every chapter and the browser test of
+# the site; at the same time, on the other core, the portability run (its report follows). All must
+# pass.
+test: install lint browser book
 	@mkdir -p _build; ($(PORTABLE)) > $(PORTABLE_LOG) 2>&1 & portable=$$!; \
 	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests $(NOTEBOOKS); \
 	first=$$?; wait $$portable; second=$$?; \

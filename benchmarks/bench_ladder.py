@@ -2,9 +2,9 @@
 
 Run by hand (not by CI), from the repository root::
 
-    .venv/bin/python benchmarks/bench_ladder.py                  # d=1000 x 5 trials, d=2000 x 2 trials
+    .venv/bin/python benchmarks/bench_ladder.py           # d=1000 x 5 trials, d=2000 x 2 trials
     .venv/bin/python benchmarks/bench_ladder.py --cases 500x3 --repeats 2
-    .venv/bin/python benchmarks/bench_ladder.py --profile 2000x1 # where compute_trial's time goes
+    .venv/bin/python benchmarks/bench_ladder.py --profile 2000x1   # where compute_trial's time goes
 
 Three methods, timed on the same parameters in the same run:
 
@@ -12,9 +12,9 @@ Three methods, timed on the same parameters in the same run:
     the seed notebook's trial loop (``seed_baseline.run``): all model matrices alive at once,
     ``np.linalg.svd(compute_uv=False)`` of each of the seven models plus a separate SVD of A.
 ``attnspec``
-    ``attnspec.experiment.compute_trial(d, beta, c, seed, k)`` for k = 0 .. trials-1, called directly
-    (the disk cache is bypassed): one model and one Gram matrix at a time, ``eigvalsh`` of the Gram
-    matrix, two rungs from their parent's Gram matrix.
+    ``attnspec.experiment.compute_trial(d, beta, c, seed, k)`` for k = 0 .. trials-1, called
+    directly (the disk cache is bypassed): one model and one Gram matrix at a time, ``eigvalsh``
+    of the Gram matrix, two rungs from their parent's Gram matrix.
 ``floor``
     seven ``np.linalg.eigvalsh`` of a d x d symmetric matrix per trial, and nothing else (only the
     eigvalsh calls are timed): what any method that needs all seven spectra has to pay.
@@ -147,7 +147,7 @@ def measure(
     """One measurement in a fresh subprocess, repeated while other processes took more than
     ``max_others`` of the CPUs during it (the OpenBLAS threads of a 2-core machine are very
     sensitive to competition); waits up to ``max_wait`` s for a quiet machine before starting."""
-    for attempt in range(retries + 1):
+    for _ in range(retries + 1):
         deadline = time.monotonic() + max_wait
         while others_share() > max_others and time.monotonic() < deadline:
             time.sleep(5)
@@ -182,7 +182,8 @@ def measure(
 
 # ---- correctness: the two methods compute the same spectra -----------------------------------
 def check_agreement(d: int = 200) -> float:
-    """Max |s^2_attnspec - s^2_seed| / s_1^2 over all rungs, the seed's code fed attnspec's trial 0."""
+    """Max |s^2_attnspec - s^2_seed| / s_1^2 over all rungs, the seed's code fed attnspec's
+    trial 0."""
     import math
 
     import numpy as np
@@ -210,7 +211,8 @@ def check_agreement(d: int = 200) -> float:
 
 # ---- profile of compute_trial -----------------------------------------------------------------
 def profile(d: int, trials: int) -> None:
-    """Where compute_trial's time goes (cProfile; matrix products count as compute_trial's own time)."""
+    """Where compute_trial's time goes (cProfile; matrix products count as compute_trial's own
+    time)."""
     import cProfile
     import pstats
 
@@ -227,11 +229,12 @@ def profile(d: int, trials: int) -> None:
     floor = run_floor(d, trials)
     st = pstats.Stats(prof)
     rows = []
-    for (file, line, func), (cc, nc, tt, ct, callers) in st.stats.items():
+    for (file, _line, func), (_cc, nc, tt, _ct, _callers) in st.stats.items():
         if tt > 0.005 * wall:
             rows.append((tt, nc, f"{Path(file).name}:{func}" if file != "~" else func))
     print(
-        f"compute_trial, d={d}, {trials} trial(s): {wall:.2f} s wall; floor (7 eigvalsh/trial) {floor:.2f} s"
+        f"compute_trial, d={d}, {trials} trial(s): {wall:.2f} s wall; "
+        f"floor (7 eigvalsh/trial) {floor:.2f} s"
     )
     print(f"{'self time [s]':>14} {'share':>6} {'calls':>6}  function")
     for tt, nc, name in sorted(rows, reverse=True):
@@ -277,7 +280,8 @@ def main() -> None:
     import numpy as np
 
     print(
-        f"numpy {np.__version__}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
+        f"numpy {np.__version__}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.2f} at start"
     )
     print(
         f"agreement check (d=200): max |s^2 attnspec - s^2 seed| / s1^2 = {check_agreement():.1e}"
@@ -291,14 +295,16 @@ def main() -> None:
                 records.append(rec)
                 print(
                     f"  d={d} trials={trials} round {r + 1}/{args.repeats} {method:>9}: "
-                    f"{rec['seconds']:7.2f} s, {rec['peak_mib']:7.1f} MiB, others {rec['others']:.0%}",
+                    f"{rec['seconds']:7.2f} s, {rec['peak_mib']:7.1f} MiB, "
+                    f"others {rec['others']:.0%}",
                     flush=True,
                 )
     print(f"load average {os.getloadavg()[0]:.2f} at end\n")
 
     print(
-        f"{'d':>5} {'trials':>6} {'method':>9} {'best [s]':>9} {'median [s]':>10} {'peak [MiB]':>10} "
-        f"{'time/baseline':>13} {'mem/baseline':>12} {'time/floor':>10} {'others':>6}"
+        f"{'d':>5} {'trials':>6} {'method':>9} {'best [s]':>9} {'median [s]':>10} "
+        f"{'peak [MiB]':>10} {'time/baseline':>13} {'mem/baseline':>12} {'time/floor':>10} "
+        f"{'others':>6}"
     )
     summary = {}
     for d, trials in parse_cases(args.cases):
@@ -321,8 +327,9 @@ def main() -> None:
             row["mem_vs_baseline"] = row["peak_mib"] / base["peak_mib"]
             row["time_vs_floor"] = row["best"] / floor["best"]
             print(
-                f"{d:5d} {trials:6d} {method:>9} {row['best']:9.2f} {row['median']:10.2f} {row['peak_mib']:10.1f} "
-                f"{row['time_vs_baseline']:13.2f} {row['mem_vs_baseline']:12.2f} {row['time_vs_floor']:10.2f} "
+                f"{d:5d} {trials:6d} {method:>9} {row['best']:9.2f} {row['median']:10.2f} "
+                f"{row['peak_mib']:10.1f} {row['time_vs_baseline']:13.2f} "
+                f"{row['mem_vs_baseline']:12.2f} {row['time_vs_floor']:10.2f} "
                 f"{row['others_max']:6.0%}"
             )
         summary[f"{d}x{trials}"] = rows
@@ -344,11 +351,13 @@ def main() -> None:
         if need_mem:
             ok = ours["mem_vs_baseline"] <= need_mem
             checks.append(
-                f"memory {ours['mem_vs_baseline']:.2f}x (target <= {need_mem}x: {'met' if ok else 'MISSED'})"
+                f"memory {ours['mem_vs_baseline']:.2f}x "
+                f"(target <= {need_mem}x: {'met' if ok else 'MISSED'})"
             )
         ok = ours["time_vs_floor"] <= FLOOR_TARGET
         checks.append(
-            f"{ours['time_vs_floor']:.2f}x the floor (target <= {FLOOR_TARGET}x: {'met' if ok else 'MISSED'})"
+            f"{ours['time_vs_floor']:.2f}x the floor "
+            f"(target <= {FLOOR_TARGET}x: {'met' if ok else 'MISSED'})"
         )
         print(f"{key}: " + "; ".join(checks))
     if args.json:

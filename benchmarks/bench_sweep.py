@@ -81,7 +81,8 @@ def main() -> None:
             runs[name].append(setup())
     print(f"load average after: {os.getloadavg()[0]:.2f}\n")
     print(
-        f"{'setup':<28} {'start':>7} {'compute min':>12} {'median':>7} {'total min':>10} {'median':>7}  (s)"
+        f"{'setup':<28} {'start':>7} {'compute min':>12} {'median':>7} "
+        f"{'total min':>10} {'median':>7}  (s)"
     )
     for name, rs in runs.items():
         comp, tot = [r["compute"] for r in rs], [r["total"] for r in rs]

@@ -199,5 +199,6 @@ if __name__ == "__main__":
     out = run()
     print(f"polynomial degree n_d = {out['poly_n']}")
     print(
-        f"mean s1(A) = {out['s1_A'].mean():.5f}, D mean = {out['D'].mean():.6f}, std = {out['D'].std():.6f}"
+        f"mean s1(A) = {out['s1_A'].mean():.5f}, D mean = {out['D'].mean():.6f}, "
+        f"std = {out['D'].std():.6f}"
     )

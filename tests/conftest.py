@@ -7,11 +7,18 @@ import pytest
 from attnspec.cache import CACHE_ENV
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _session_cache(tmp_path_factory):
-    """Backstop for module- and session-scoped fixtures: never touch the user's real cache."""
+@pytest.fixture(scope="module", autouse=True)
+def _module_cache(tmp_path_factory):
+    """Backstop for module-scoped fixtures: never touch the user's real cache.
+
+    Module scope, not session: autouse puts it before every other module-scoped fixture, and it is
+    undone when the last test of the module ends, so the nbval items that ``make test`` runs after
+    ``tests/`` in the same process (chapter kernels inherit the environment) see the caller's
+    ``$ATTNSPEC_CACHE``, not an empty temporary one. Add no session-scoped fixture that computes:
+    it would run before this backstop.
+    """
     mp = pytest.MonkeyPatch()
-    mp.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("session-cache")))
+    mp.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("module-cache")))
     yield
     mp.undo()
 

@@ -1,5 +1,5 @@
-"""pytest plugin: numeric check of glued values, run inside every nbval comparison (``-p tests.nbval_glue``;
-the root conftest.py loads it for the chapters).
+"""pytest plugin: numeric check of glued values, run inside every nbval comparison
+(``-p tests.nbval_glue``; the root conftest.py loads it for the chapters).
 
 nbval compares outputs as text, which is right for prose but says only which line changed. Here
 every glued number of the fresh execution is also compared with the stored one, and a failure names

@@ -15,7 +15,8 @@ import sys
 
 
 def dispatch_targets() -> list[str]:
-    """numpy's SIMD dispatch targets that this CPU supports and that are not part of the baseline."""
+    """numpy's SIMD dispatch targets that this CPU supports and that are not part of the
+    baseline."""
     try:
         from numpy._core import _multiarray_umath as umath
     except ImportError:  # numpy < 2

@@ -52,7 +52,8 @@ def strict_json(path: Path):
 
 @pytest.fixture
 def mounted(tmp_path):
-    """``mounted(options)``: a fresh tmpfs folder mounted with ``options``, unmounted after the test."""
+    """``mounted(options)``: a fresh tmpfs folder mounted with ``options``, unmounted after the
+    test."""
     points = []
 
     def mount(options: str) -> Path:

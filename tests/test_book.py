@@ -8,12 +8,13 @@ import json
 import re
 import shutil
 import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from attnspec.chapters import ROOT, toc_chapter_names
+from attnspec.pdf import FLAGS
+from tests.helpers import html_tables
 
 SITE = ROOT / "_build" / "html"
 pytestmark = pytest.mark.site  # skipped by the root conftest when the site or Chromium is missing
@@ -23,7 +24,8 @@ function attnspecProbe() {
   const result = {mathjax: typeof MathJax !== 'undefined' && !!MathJax.startup,
                   typeset: document.querySelectorAll('mjx-container').length,
                   math: document.querySelectorAll('.math').length,
-                  untypeset: [...document.querySelectorAll('.math')].filter(m => !m.querySelector('mjx-container')).length,
+                  untypeset: [...document.querySelectorAll('.math')]
+                               .filter(m => !m.querySelector('mjx-container')).length,
                   figures: document.querySelectorAll('figure').length,
                   images: imgs.length,
                   broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)};
@@ -33,22 +35,13 @@ function attnspecProbe() {
   document.body.appendChild(out);
 }
 window.addEventListener('load', () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
+    MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
   else attnspecProbe();
 });
 </script>"""
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--virtual-time-budget=20000",
-    "--dump-dom",
-]
+# the PDF printer's headless, offline flags, plus: run the page's scripts, then print its DOM
+CHROMIUM_FLAGS = [*FLAGS, "--virtual-time-budget=20000", "--dump-dom"]
 
 
 def page(name: str) -> Path:
@@ -58,7 +51,8 @@ def page(name: str) -> Path:
 
 
 def probe(path: Path, tmp_path: Path) -> dict:
-    """Open a copy of the page (same folder, so relative links resolve) with a probe script appended."""
+    """Open a copy of the page (same folder, so relative links resolve) with a probe script
+    appended."""
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium is not installed (`make browser`)"
     copy = path.with_name(f"_probe_{path.name}")
@@ -94,44 +88,17 @@ def test_no_page_loads_anything_from_another_host():
     assert offenders == []
 
 
-class _Tables(HTMLParser):
-    """Every <table> of a page as a list of rows, each row the texts of its <th>/<td> cells."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self._row, self._cell = [], None, None
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self.tables.append([])
-        elif tag == "tr" and self.tables:
-            self._row = []
-        elif tag in ("td", "th") and self._row is not None:
-            self._cell = []
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self._row.append("".join(self._cell).strip())
-            self._cell = None
-        elif tag == "tr" and self._row is not None:
-            self.tables[-1].append(self._row)
-            self._row = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-
-
 def claims_tables(html: str) -> list[list[list[str]]]:
-    """The claims tables of a page: tables whose header starts with 'claim', 'measured', 'criterion'."""
-    parser = _Tables()
-    parser.feed(html)
-    return [t for t in parser.tables if t and t[0][:3] == ["claim", "measured", "criterion"]]
+    """The claims tables of a page: tables whose header starts with 'claim', 'measured',
+    'criterion'."""
+    header = ["claim", "measured", "criterion"]
+    return [t for t in html_tables(html) if t and t[0][:3] == header]
 
 
 @pytest.mark.parametrize("name", toc_chapter_names())
 def test_claims_tables_render_with_one_verdict_per_row(name):
-    """No cell content (e.g. a criterion `|z| < 3`) splits a row: each row has the header's cells and ends in ✓/✗."""
+    """No cell content (e.g. a criterion `|z| < 3`) splits a row: each row has the header's cells
+    and ends in ✓/✗."""
     path = SITE / "book" / "chapters" / f"{name}.html"
     if not path.is_file():
         pytest.skip("the site is not built (jupyter-book build .)")

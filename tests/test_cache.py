@@ -348,3 +348,19 @@ def test_sigterm_removes_temporary_files(cache_dir, tmp_path):
         and "Traceback" not in err
     )
     assert not [p.name for p in entries(cache_dir) if ".tmp" in p.name]
+
+
+# the caller's cache, resolved at collection (before any fixture has set $ATTNSPEC_CACHE)
+CALLERS_CACHE = cache.cache_dir()
+
+
+@pytest.fixture(scope="module")
+def module_cache_folder():
+    """The cache a module-scoped fixture sees: it runs before any per-test cache is set."""
+    return cache.cache_dir()
+
+
+def test_neither_a_test_nor_a_module_fixture_sees_the_callers_cache(module_cache_folder, cache_dir):
+    assert cache.cache_dir() == cache_dir
+    assert module_cache_folder != cache_dir
+    assert CALLERS_CACHE not in (module_cache_folder, cache_dir)

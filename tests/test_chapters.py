@@ -11,6 +11,7 @@ from attnspec.chapters import EXECUTED, SOURCES, chapter, read_source, toc_chapt
 from attnspec.cli import main
 from attnspec.errors import InvalidInput
 from attnspec.executed import claims, glued_values
+from tests.helpers import assert_cells_agree
 
 CHAPTERS = toc_chapter_names()
 REQUIRED_GLUE = {
@@ -48,14 +49,7 @@ def test_every_source_has_an_executed_notebook_and_the_toc_lists_only_real_chapt
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_source_and_executed_notebook_agree_cell_by_cell(name):
-    src, run = read_source(name), executed(name)
-    assert len(src.cells) == len(run.cells)
-    for a, b in zip(src.cells, run.cells):
-        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (
-            b.cell_type,
-            b.source,
-            b.metadata.get("tags", []),
-        )
+    assert_cells_agree(read_source(name), executed(name))
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
@@ -83,7 +77,16 @@ def test_chapter_has_skeleton_parameters_and_claims(name):
     for section in ["## Overview", "## Parameters", "## Computation", "## Claims", "## Summary"]:
         assert section in headings, f"{name}: missing {section}"
     assert chapter(name).parameters, f"{name}: no parameters"
-    assert "claims hold at these parameters" in json.dumps(nb.cells[-3:] + nb.cells), name
+    # the claims table is the output of the last code cell before the Summary
+    summary = next(
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "markdown" and c.source.startswith("## Summary")
+    )
+    claims_cell = nb.cells[summary - 1]
+    assert claims_cell.cell_type == "code", f"{name}: no claims cell before the Summary"
+    shown = "".join(o.get("data", {}).get("text/markdown", "") for o in claims_cell.outputs)
+    assert "claims hold at these parameters" in shown, f"{name}: no claims table before the Summary"
 
 
 def test_glue_keys_are_unique_across_the_book_and_prefixed():
@@ -128,7 +131,8 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
         (["setup", "-p", "d", "1"], "d=1 is out of range"),
         (["setup", "-p", "beta", "-1"], "beta=-1.0 is out of range"),
         (["rank-one-mode", "-p", "d_values", "250,x"], "d_values"),
-        # rules between parameters, checked before a kernel starts (also against another parameter's default)
+        # rules between parameters, checked before a kernel starts (also against another
+        # parameter's default)
         (
             ["ladder", "-p", "d", "50", "-p", "remove_top_k", "60"],
             "remove_top_k=60 is out of range: must be >= 0 and < d = 50",
@@ -149,6 +153,7 @@ def test_run_rejects_bad_input_before_running(args, message, tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []  # the output folder is not even created
 
 
+@pytest.mark.slow  # executes a chapter
 def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
     out = tmp_path / "runs" / "new"  # created, parents included
     done = subprocess.run(
@@ -192,6 +197,7 @@ def test_run_with_new_parameters_writes_notebook_and_html(tmp_path):
     assert "<html" in page and "{glue" not in page and "Re-run of this chapter" in page
 
 
+@pytest.mark.slow  # executes a chapter
 def test_run_at_the_defaults_reproduces_the_stored_glue(tmp_path):
     assert main(["run", "theta-statistics", "-o", str(tmp_path)]) == 0
     assert glued(nbformat.read(tmp_path / "theta-statistics.ipynb", as_version=4)) == glued(
@@ -201,9 +207,11 @@ def test_run_at_the_defaults_reproduces_the_stored_glue(tmp_path):
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_stored_results_file_agrees_with_the_stored_notebook(name):
-    """CHAPTER.results.json (written by every execution) holds exactly the notebook's glue and claims.
+    """CHAPTER.results.json (written by every execution) holds exactly the notebook's glue and
+    claims.
 
-    After a chapter is re-executed by other means, regenerate with ``python -m attnspec.chapters results``.
+    After a chapter is re-executed by other means, regenerate with
+    ``python -m attnspec.chapters results``.
     """
     nb = executed(name)
     results = json.loads((EXECUTED / f"{name}.results.json").read_text())

@@ -1,4 +1,5 @@
-"""CITATION.cff validates against the official CFF 1.2.0 schema and agrees with the How-to-cite page.
+"""CITATION.cff validates against the official CFF 1.2.0 schema and agrees with the How-to-cite
+page.
 
 The schema is vendored from citation-file-format/citation-file-format, file schema.json at tag 1.2.0
 (commit 396f738fb025b1d8acdb02a56ffc923f95dc8999), so the test runs offline.

@@ -1,4 +1,5 @@
-"""`attnspec diff` and the provenance records it reads: value by value, claims by verdict, bad input."""
+"""`attnspec diff` and the provenance records it reads: value by value, claims by verdict, bad
+input."""
 
 from __future__ import annotations
 

@@ -1,18 +1,14 @@
-"""The numeric glue check (tests/nbval_glue.py): a glued number that moves by 1e-6 relative fails nbval
-with a message naming chapter, key, both values and the relative difference; a tolerance declared in
-the notebook's metadata, with a reason, loosens it for that key only."""
-
-import subprocess
-import sys
+"""The numeric glue check (tests/nbval_glue.py): a glued number that moves by 1e-6 relative fails
+nbval with a message naming chapter, key, both values and the relative difference; a tolerance
+declared in the notebook's metadata, with a reason, loosens it for that key only."""
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from attnspec.chapters import ROOT
 from attnspec.executed import PLAIN
+from tests.helpers import run_nbval
 
-SANITIZE = ROOT / "tests" / "sanitize.cfg"
 pytestmark = pytest.mark.slow
 SOURCE = 'from myst_nb import glue\nglue("demo_value", 0.123456, display=False)\nprint("done")'
 
@@ -29,34 +25,11 @@ def nudge(nb, factor):
     out["data"][PLAIN] = repr(float(out["data"][PLAIN]) * factor)
 
 
-def run_nbval(path):
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--nbval",
-            "--nbval-current-env",
-            f"--nbval-sanitize-with={SANITIZE}",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "tests.nbval_glue",
-            "-q",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
-
-
 def test_a_glued_value_moved_by_one_millionth_fails_readably(tmp_path):
     nb = executed_demo()
     nudge(nb, 1 + 1e-6)
     nbformat.write(nb, tmp_path / "demo-chapter.ipynb")
-    done = run_nbval(tmp_path / "demo-chapter.ipynb")
+    done = run_nbval(tmp_path / "demo-chapter.ipynb", "tests.nbval_glue", timeout=300)
     assert done.returncode == 1, done.stdout
     assert (
         "glued value changed: chapter demo-chapter, key demo_value: stored 0.12345612345599999, "
@@ -66,7 +39,7 @@ def test_a_glued_value_moved_by_one_millionth_fails_readably(tmp_path):
 
 def test_an_unchanged_notebook_passes(tmp_path):
     nbformat.write(executed_demo(), tmp_path / "demo-chapter.ipynb")
-    done = run_nbval(tmp_path / "demo-chapter.ipynb")
+    done = run_nbval(tmp_path / "demo-chapter.ipynb", "tests.nbval_glue", timeout=300)
     assert done.returncode == 0, done.stdout
 
 
@@ -75,6 +48,6 @@ def test_a_declared_tolerance_loosens_the_check_for_its_key(tmp_path):
     nudge(nb, 1 + 1e-6)
     nb.metadata["attnspec"] = {"glue_tolerance": {"demo_value": {"rtol": 1e-5, "reason": "a test"}}}
     nbformat.write(nb, tmp_path / "demo-chapter.ipynb")
-    done = run_nbval(tmp_path / "demo-chapter.ipynb")
+    done = run_nbval(tmp_path / "demo-chapter.ipynb", "tests.nbval_glue", timeout=300)
     # the text still differs (nbval compares text exactly), but no numeric complaint is raised
     assert "glued value changed" not in done.stdout

@@ -3,37 +3,14 @@ and the sanitize file hides nothing that carries a result."""
 
 import configparser
 import re
-import subprocess
-import sys
 
 import nbformat
 import pytest
 
-from attnspec.chapters import EXECUTED, ROOT
+from attnspec.chapters import EXECUTED
+from tests.helpers import SANITIZE, run_nbval
 
-SANITIZE = ROOT / "tests" / "sanitize.cfg"
 pytestmark = pytest.mark.slow
-
-
-def run_nbval(path):
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--nbval",
-            "--nbval-current-env",
-            f"--nbval-sanitize-with={SANITIZE}",
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=ROOT,
-    )
 
 
 def test_a_changed_printed_digit_fails_with_a_readable_diff(tmp_path):

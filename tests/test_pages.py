@@ -1,8 +1,7 @@
-"""The generated pages (Main results, Findings, Notation): reading stored chapters, missing keys shown
-visibly, the findings table, and the stored page notebooks in sync with their sources."""
+"""The generated pages (Main results, Findings, Notation): reading stored chapters, missing keys
+shown visibly, the findings table, and the stored page notebooks in sync with their sources."""
 
 import json
-from html.parser import HTMLParser
 
 import nbformat
 import pytest
@@ -25,6 +24,7 @@ from attnspec.pages import (
     toc_chapter_names,
 )
 from attnspec.report import Claim, claims_markdown
+from tests.helpers import assert_cells_agree, html_tables
 
 REC = "application/papermill.record/"
 
@@ -195,13 +195,7 @@ def test_bad_command_line_is_refused(capsys):
 @pytest.mark.parametrize("name", PAGES)
 def test_stored_page_is_in_sync_with_its_source_and_clean(name):
     src, run = read_source(name), nbformat.read(BOOK / f"{name}.ipynb", as_version=4)
-    assert len(src.cells) == len(run.cells)
-    for a, b in zip(src.cells, run.cells):
-        assert (a.cell_type, a.source, a.metadata.get("tags", [])) == (
-            b.cell_type,
-            b.source,
-            b.metadata.get("tags", []),
-        )
+    assert_cells_agree(src, run)
     for cell in run.cells:
         assert "execution" not in cell.metadata
         for output in cell.get("outputs", []):
@@ -233,41 +227,13 @@ def test_findings_page_shows_as_many_claims_as_the_chapters_embed():
     assert f" of {total} claims hold**" in text
 
 
-class _Tables(HTMLParser):
-    """Rows of every <table> of an HTML page, as lists of cell texts (header rows included)."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self._row, self._cell = [], None, None
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self.tables.append([])
-        elif tag == "tr":
-            self._row = []
-        elif tag in ("td", "th"):
-            self._cell = []
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self._row.append("".join(self._cell).strip())
-            self._cell = None
-        elif tag == "tr" and self._row is not None:
-            self.tables[-1].append(self._row)
-            self._row = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-
-
+@pytest.mark.site  # skipped by the root conftest when the site or Chromium is missing
 def test_built_findings_page_keeps_every_cell_of_every_row():
     path = BOOK.parent / "_build" / "html" / "book" / "findings.html"
     assert path.is_file(), f"{path} is missing: build the site first (`make book`)"
-    parser = _Tables()
-    parser.feed(path.read_text())
-    assert parser.tables, "no table on the Findings page"
-    for rows in parser.tables:
+    tables = html_tables(path.read_text())
+    assert tables, "no table on the Findings page"
+    for rows in tables:
         assert all(len(row) == len(rows[0]) for row in rows), rows
         if rows[0][:2] == ["ch.", "claim"]:
             assert all(row[4] in ("✓", "✗") for row in rows[1:]), rows

@@ -45,7 +45,8 @@ def test_every_chapter_title_is_present(text):
 
 
 def test_no_raw_tex_and_no_glue_roles(text):
-    # (code cells may hold TeX in matplotlib labels, e.g. r"$\beta$"; prose and display math may not)
+    # (code cells may hold TeX in matplotlib labels, e.g. r"$\beta$"; prose and display math may
+    # not)
     for raw in (r"\frac", "$$", r"\[", r"\(", r"\begin{aligned}", "{glue", "{numref", "{math}"):
         assert raw not in text, raw
 
