@@ -55,14 +55,16 @@ def bulk_distance(values: np.ndarray, law, d: int, removed: int) -> float:
 
 @dataclass(frozen=True)
 class PooledDistance:
-    """A pooled bulk's Kolmogorov distance to a law, with its jackknife standard error over trials."""
+    """A pooled bulk's Kolmogorov distance to a law, with its jackknife standard error over
+    trials."""
 
     ks: float
     se: float
 
 
 def pooled_distance(ladder: LadderResult, model: str, target: str = "f") -> PooledDistance:
-    """Distance of ``model``'s pooled bulk in ``ladder`` to its ``target`` law, with the jackknife over trials."""
+    """Distance of ``model``'s pooled bulk in ``ladder`` to its ``target`` law, with the jackknife
+    over trials."""
     cfg = ladder.config
     law = limit_law(target, cfg.d, cfg.beta, cfg.c_poly)
     parts = trial_bulks(ladder, model)
@@ -84,7 +86,8 @@ class DistanceSeries:
     d, trials : array of int
         sizes and trials per size.
     ks, ks_se : array of float
-        pooled Kolmogorov distance and its jackknife standard error over trials (NaN with one trial).
+        pooled Kolmogorov distance and its jackknife standard error over trials (NaN with one
+        trial).
     fit : RateFit
         :math:`\text{ks} \propto d^{-\text{rate}}`, with the residual and the trial standard errors.
     """
@@ -106,7 +109,8 @@ class DistanceSeries:
 def distance_series(
     ladders: Sequence[LadderResult], model: str, target: str = "f"
 ) -> DistanceSeries:
-    """The distance of ``model``'s bulk to its ``target`` law at every ladder (one per size, same beta)."""
+    """The distance of ``model``'s bulk to its ``target`` law at every ladder (one per size, same
+    beta)."""
     ladders = sorted(ladders, key=lambda L: L.config.d)
     cfgs = [L.config for L in ladders]
     laws = [limit_law(target, c.d, c.beta, c.c_poly) for c in cfgs]
@@ -133,7 +137,8 @@ def trials_for_pooled(
 
 
 def crossing(xs: Sequence[float], ys: Sequence[float], level: float) -> float:
-    """First x where ``ys`` crosses ``level`` upwards, interpolating log ys linearly in x; NaN if none."""
+    """First x where ``ys`` crosses ``level`` upwards, interpolating log ys linearly in x; NaN if
+    none."""
     for j in range(1, len(xs)):
         if ys[j - 1] < level <= ys[j]:
             t = (math.log(level) - math.log(ys[j - 1])) / (math.log(ys[j]) - math.log(ys[j - 1]))
@@ -157,7 +162,8 @@ class Extrapolation:
 
 
 def extrapolate(d0: float, y0: float, rate: float, se: float, level: float) -> Extrapolation:
-    r"""Size at which :math:`y_0 (d/d_0)^{-\text{rate}}` falls to ``level``, with the range from :math:`\text{rate} \pm \text{se}`."""
+    r"""Size at which :math:`y_0 (d/d_0)^{-\text{rate}}` falls to ``level``, with the range from
+    :math:`\text{rate} \pm \text{se}`."""
     if y0 <= level:
         return Extrapolation(d0, d0, d0, True)
 

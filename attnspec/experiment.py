@@ -26,7 +26,8 @@ TOP_N = 5
 
 
 def trial_rng(seed: int, k: int) -> np.random.Generator:
-    """Generator of trial k: child k of ``SeedSequence(seed)``, independent of the number of trials."""
+    """Generator of trial k: child k of ``SeedSequence(seed)``, independent of the number of
+    trials."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k,)))
 
 
@@ -44,7 +45,8 @@ def trial_models(models=None) -> tuple[str, ...]:
 
 
 def trial_key(d: int, beta: float, c_poly: float, seed: int, k: int, models=None) -> dict:
-    """Cache key (parameters) of trial k; a subset of rungs adds ``models`` (the full ladder does not)."""
+    """Cache key (parameters) of trial k; a subset of rungs adds ``models`` (the full ladder does
+    not)."""
     params = {"d": int(d), "beta": float(beta), "c": float(c_poly), "seed": int(seed), "k": int(k)}
     chosen = trial_models(models)
     if chosen != tuple(MODEL_NAMES):
@@ -58,7 +60,8 @@ def trial_arrays(models=None) -> frozenset[str]:
 
 
 def trial_shapes(d: int, models=None) -> dict[str, tuple[int]]:
-    """The arrays of a complete trial and their shapes: ``D`` and each rung's d squared singular values."""
+    """The arrays of a complete trial and their shapes: ``D`` and each rung's d squared singular
+    values."""
     return {name: (d,) for name in trial_arrays(models)}
 
 
@@ -120,7 +123,8 @@ def compute_trial(
 
 
 def normalizers(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
-    r"""D_i of trials 0..trials-1 pooled, without the ladder: the same S as :func:`compute_trial`'s."""
+    r"""D_i of trials 0..trials-1 pooled, without the ladder: the same S as
+    :func:`compute_trial`'s."""
     return np.concatenate(
         [row_normalizers(beta * draw_scores(d, trial_rng(seed, k)), beta)[1] for k in range(trials)]
     )
@@ -129,7 +133,8 @@ def normalizers(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
 def trial(
     d: int, beta: float, c_poly: float, seed: int, k: int, models=None
 ) -> dict[str, np.ndarray]:
-    """Trial k (all rungs, or ``models``) from the disk cache, computed and stored if missing or damaged."""
+    """Trial k (all rungs, or ``models``) from the disk cache, computed and stored if missing or
+    damaged."""
     found = cached_trial(d, beta, c_poly, seed, k, models)
     if found is not None:
         return found
@@ -167,7 +172,8 @@ class LadderResult:
 
     @property
     def s1_A(self) -> np.ndarray:
-        r"""Per trial :math:`s_1(A) = s_1(\sqrt d A)/\sqrt d` (NaN when the trials do not hold that rung)."""
+        r"""Per trial :math:`s_1(A) = s_1(\sqrt d A)/\sqrt d` (NaN when the trials do not hold that
+        rung)."""
         if "sqrt_d_A" not in self.models:
             return np.full(len(self.trials), np.nan)
         return np.sqrt(self.s2("sqrt_d_A")[:, 0] / self.config.d)
@@ -196,7 +202,8 @@ class LadderResult:
         return theta_q_monte_carlo(self.config.beta, self.poly_degree, self.config.mc_samples, rng)
 
     def distances(self, metric: str, reference: str = REFERENCE) -> dict[str, float]:
-        """Distance of every rung's bulk to the reference's: ``metric`` a key of :data:`attnspec.spectra.METRICS`."""
+        """Distance of every rung's bulk to the reference's: ``metric`` a key of
+        :data:`attnspec.spectra.METRICS`."""
         ref = self.bulk(reference)
         cfg = self.config
         return {

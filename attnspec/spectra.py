@@ -12,7 +12,8 @@ from .errors import InvalidInput
 
 
 def squared_singular_values_of_gram(G: np.ndarray) -> np.ndarray:
-    r"""Eigenvalues of the Gram matrix :math:`G = M M^\top`, i.e. :math:`s_i(M)^2`, in descending order.
+    r"""Eigenvalues of the Gram matrix :math:`G = M M^\top`, i.e. :math:`s_i(M)^2`, in descending
+    order.
 
     Round-off negatives are clipped to 0.
     """
@@ -40,7 +41,8 @@ def histogram_density(values: np.ndarray, bins: int, value_range: tuple[float, f
 
 
 def l1_distance(a: np.ndarray, b: np.ndarray, bins: int, value_range: tuple[float, float]) -> float:
-    r"""The seed's metric: :math:`\sum_b |h^a_b - h^b_b|\,\Delta` of histogram densities on a common grid."""
+    r"""The seed's metric: :math:`\sum_b |h^a_b - h^b_b|\,\Delta` of histogram densities on a
+    common grid."""
     ha, edges = histogram_density(a, bins, value_range)
     hb, _ = histogram_density(b, bins, value_range)
     return float(np.sum(np.abs(ha - hb)) * (edges[1] - edges[0]))
@@ -61,7 +63,8 @@ def wasserstein1(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def ks_to_cdf(values: np.ndarray, cdf) -> float:
-    r"""Kolmogorov distance :math:`\sup_x |F_n(x) - F(x)|` of a sample to a law with distribution ``cdf``."""
+    r"""Kolmogorov distance :math:`\sup_x |F_n(x) - F(x)|` of a sample to a law with distribution
+    ``cdf``."""
     return float(stats.kstest(values, cdf).statistic)
 
 
@@ -69,7 +72,8 @@ def ks_to_cdf(values: np.ndarray, cdf) -> float:
 
 
 def stable_rank(sigma) -> float:
-    r"""Stable rank :math:`\operatorname{srank} = \sum_i \sigma_i^2 / \sigma_1^2 = \|A\|_F^2/\|A\|_{op}^2`.
+    r"""Stable rank :math:`\operatorname{srank} = \sum_i \sigma_i^2 / \sigma_1^2 =
+    \|A\|_F^2/\|A\|_{op}^2`.
 
     ``sigma`` are the singular values of A (any order); n for the identity of size n, 1 for a
     rank-one matrix.
@@ -79,7 +83,8 @@ def stable_rank(sigma) -> float:
 
 
 def erank1(sigma) -> float:
-    r"""Entropy effective rank :math:`\exp H(p)`, :math:`p = \sigma / \sum_j \sigma_j` (Roy and Vetterli).
+    r"""Entropy effective rank :math:`\exp H(p)`, :math:`p = \sigma / \sum_j \sigma_j` (Roy and
+    Vetterli).
 
     :math:`H(p) = -\sum_i p_i \log p_i` with :math:`0 \log 0 = 0`: n for the identity of size n,
     1 for a rank-one matrix.
@@ -90,7 +95,8 @@ def erank1(sigma) -> float:
 
 
 def erank2(sigma) -> float:
-    r"""Rényi-2 effective rank of the energy distribution: :math:`(\sum_i \sigma_i^2)^2 / \sum_i \sigma_i^4`.
+    r"""Rényi-2 effective rank of the energy distribution: :math:`(\sum_i \sigma_i^2)^2 / \sum_i
+    \sigma_i^4`.
 
     :math:`\exp H_2(q) = 1/\sum_i q_i^2` with :math:`q = \sigma^2/\sum_j \sigma_j^2` (the normalized
     squared spectrum, the eigenvalues of :math:`A A^\top / \|A\|_F^2`); equivalently
@@ -105,7 +111,8 @@ def erank2(sigma) -> float:
 
 
 def erank2_amplitude(sigma) -> float:
-    r"""The other reading of :math:`\operatorname{erank}_2`: :math:`(\sum_i \sigma_i)^2 / \sum_i \sigma_i^2`.
+    r"""The other reading of :math:`\operatorname{erank}_2`: :math:`(\sum_i \sigma_i)^2 / \sum_i
+    \sigma_i^2`.
 
     :math:`\exp H_2(p) = 1/\sum_i p_i^2` for :math:`p = \sigma/\sum_j \sigma_j`, the distribution
     that :func:`erank1` uses: n for the identity of size n, 1 for a rank-one matrix.
@@ -115,9 +122,11 @@ def erank2_amplitude(sigma) -> float:
 
 
 def ks_to_law_below_quantile(bulk_values: np.ndarray, cdf, ppf, d: int, removed: int) -> float:
-    r"""Kolmogorov distance of a bulk with its top ``removed`` of ``d`` values taken out, to a full law.
+    r"""Kolmogorov distance of a bulk with its top ``removed`` of ``d`` values taken out, to a full
+    law.
 
-    When the top :math:`r` of :math:`d` values of each spectrum are removed, renormalizing the bulk's
+    When the top :math:`r` of :math:`d` values of each spectrum are removed, renormalizing the
+    bulk's
     empirical distribution over :math:`d - r` values moves it by about :math:`r/d` against the full
     law :math:`F`. Here the bulk is compared with like: its values are counted out of :math:`d` per
     spectrum (``bulk_values`` pools :math:`T` spectra, so :math:`N = T d`),

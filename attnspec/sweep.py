@@ -1,4 +1,5 @@
-r"""Parameter sweeps of the ladder on Dask: one task per :math:`(d, \beta, \text{trial})`, resumable.
+r"""Parameter sweeps of the ladder on Dask: one task per :math:`(d, \beta, \text{trial})`,
+resumable.
 
 A sweep runs :func:`attnspec.experiment.trial` for every trial of every :math:`(d, \beta)` of a grid
 on a ``dask.distributed`` cluster. Each task stores its result in the disk cache as soon as it
@@ -20,7 +21,8 @@ trials. Distances are those of the rung's bulk (the top ``remove_top_k`` squared
 removed) to the bulk of the reference rung :data:`attnspec.ladder.REFERENCE` (``ks``, ``w1``, from
 :data:`attnspec.spectra.METRICS`) and to the exact limit law
 :class:`~attnspec.theory.GaussianEquivalentLaw` (``ks_law``, the bulk counted out of :math:`d` and
-compared below the law's :math:`(1 - r/d)` quantile, :func:`attnspec.spectra.ks_to_law_below_quantile`).
+compared below the law's :math:`(1 - r/d)` quantile,
+:func:`attnspec.spectra.ks_to_law_below_quantile`).
 
 A sweep may compute a subset of the rungs (``models``): at large :math:`d` two spectra per trial
 instead of seven.
@@ -58,7 +60,8 @@ from .theory import GaussianEquivalentLaw
 
 #: Environment variables that set the number of BLAS / OpenMP threads of a worker process.
 BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-#: Seconds to wait for an existing scheduler's handshake, and then again for the client, before giving up.
+#: Seconds to wait for an existing scheduler's handshake, and then again for the client, before
+#: giving up.
 CONNECT_TIMEOUT = 7
 
 _limit_law = lru_cache(maxsize=64)(GaussianEquivalentLaw.for_f)  # built once per beta
@@ -68,7 +71,8 @@ def ks_to_limit_law(bulk: np.ndarray, beta: float, d: int | None = None, removed
     r"""Kolmogorov distance of ``bulk`` to the exact limit law of the ladder at ``beta``.
 
     The law is :meth:`GaussianEquivalentLaw.for_f <attnspec.theory.GaussianEquivalentLaw.for_f>`,
-    i.e. :math:`\theta = (e^{\beta^2} - 1, \beta^2)`. ``bulk`` pools spectra of ``d`` values with the
+    i.e. :math:`\theta = (e^{\beta^2} - 1, \beta^2)`. ``bulk`` pools spectra of ``d`` values with
+    the
     top ``removed`` taken out of each; the distance is
     :func:`~attnspec.spectra.ks_to_law_below_quantile` (counted out of :math:`d`, supremum below the
     law's :math:`(1 - r/d)` quantile). Without ``d``, ``bulk`` is taken as whole spectra. NaN at
@@ -100,7 +104,8 @@ def _distance_row(bulk, ref, cfg: Config) -> tuple[float, ...]:
 _MODEL = ("model", f"U{max(map(len, MODEL_NAMES))}")
 #: Columns of :attr:`SweepResult.table` other than the distances.
 TRIAL_COLUMNS = [("d", "i8"), ("beta", "f8"), ("trial", "i8"), _MODEL]
-#: Per-trial diagnostics, the rung's largest squared singular value, :math:`s_1(A)` and :math:`\operatorname{std}(D_i)`.
+#: Per-trial diagnostics, the rung's largest squared singular value, :math:`s_1(A)` and
+#: :math:`\operatorname{std}(D_i)`.
 DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
 #: Columns of :attr:`SweepResult.pooled` other than the distances.
 POOLED_COLUMNS = [("d", "i8"), ("beta", "f8"), _MODEL, ("trials", "i8")]
@@ -118,7 +123,8 @@ def make_grid(
     r"""One validated :class:`~attnspec.config.Config` per :math:`(d, \beta)`, d-major.
 
     Repeated values are dropped; the order of the remaining ones is kept. ``trials`` is one count
-    for every size, or a mapping size -> count. Defaults are those of :data:`attnspec.config.PARAMETERS`.
+    for every size, or a mapping size -> count. Defaults are those of
+    :data:`attnspec.config.PARAMETERS`.
 
     Raises
     ------
@@ -142,7 +148,8 @@ def trial_entry(cfg: Config, k: int, models=None) -> Path:
 
 
 def cached_trial(cfg: Config, k: int, models=None) -> dict[str, np.ndarray] | None:
-    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or incomplete."""
+    """Trial ``k`` of ``cfg`` from the disk cache, or None if it is missing, damaged or
+    incomplete."""
     return _cached_trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models)
 
 
@@ -172,7 +179,8 @@ def default_workers(d_max: int) -> int:
 
 
 def blas_threads(n_workers: int) -> int:
-    r"""BLAS threads per worker so that :math:`\text{workers} \times \text{threads} \le \text{cores}`."""
+    r"""BLAS threads per worker so that :math:`\text{workers} \times \text{threads} \le
+    \text{cores}`."""
     return max(1, cores() // n_workers)
 
 
@@ -192,7 +200,8 @@ def _environ(values: dict[str, str]) -> Iterator[None]:
 
 
 def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
-    """A started cluster of ``n_workers`` single-threaded processes, each with ``blas`` BLAS threads.
+    """A started cluster of ``n_workers`` single-threaded processes, each with ``blas`` BLAS
+    threads.
 
     ``blas`` defaults to :func:`blas_threads`. The BLAS variables are in the environment while the
     worker processes are spawned, that is before they import NumPy, which is when OpenBLAS, MKL
@@ -213,7 +222,8 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
 
 @contextmanager
 def _client(scheduler: str | None, n_workers: int) -> Iterator[Client]:
-    """A client of the scheduler at ``scheduler``, or of a new :func:`local_cluster`, closed after."""
+    """A client of the scheduler at ``scheduler``, or of a new :func:`local_cluster`, closed
+    after."""
     if scheduler is None:
         with local_cluster(n_workers) as cluster, Client(cluster) as client:
             yield client
@@ -237,7 +247,8 @@ async def _identity(address: str) -> dict:
 
 
 def check_scheduler(address: str) -> None:
-    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, an address that is not a Dask scheduler over TCP.
+    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, an address that is not a Dask scheduler over
+    TCP.
 
     The whole handshake is bounded, not only the TCP connect: a peer that accepts the connection
     but never answers (or answers in another protocol, e.g. HTTP) is refused. Only ``tcp://`` (and
@@ -381,7 +392,8 @@ class SweepResult:
 
     @cached_property
     def pooled(self) -> np.ndarray:
-        r"""One row per :math:`(d, \beta, \text{model})`: ``d``, ``beta``, ``model``, ``trials``, distances."""
+        r"""One row per :math:`(d, \beta, \text{model})`: ``d``, ``beta``, ``model``, ``trials``,
+        distances."""
         rows = [row for r in self.ladders for row in pooled_rows(r)]
         return np.array(rows, dtype=POOLED_COLUMNS + _distance_columns())
 
@@ -447,7 +459,7 @@ def run_sweep(
             computed = compute_trials(
                 [(configs[i], k) for i, k in missing], client, progress, models
             )
-        found.update(zip(missing, computed))
+        found.update(zip(missing, computed, strict=True))
     ladders = [
         LadderResult(cfg, [found[i, k] for k in range(cfg.trials)]) for i, cfg in enumerate(configs)
     ]
@@ -455,7 +467,8 @@ def run_sweep(
 
 
 def to_csv(table: np.ndarray, path: str | Path) -> None:
-    """Write a structured array as CSV with a header, atomically (:func:`attnspec.atomic.write_text`).
+    """Write a structured array as CSV with a header, atomically
+    (:func:`attnspec.atomic.write_text`).
 
     Floats are written with :func:`repr`, so reading the file back gives the same numbers.
     """
@@ -526,7 +539,9 @@ def run_sweeps(
             computed = compute_trials(
                 [(found[key][0], key[2], key[3]) for key in missing], client, progress
             )
-        found.update({key: (found[key][0], value) for key, value in zip(missing, computed)})
+        found.update(
+            {key: (found[key][0], value) for key, value in zip(missing, computed, strict=True)}
+        )
     results = []
     for configs, models in grids:
         ladders = []

@@ -1,4 +1,5 @@
-"""The Dask sweep: same numbers as the serial ladder, resumable after a kill, cached re-runs, CLI."""
+"""The Dask sweep: same numbers as the serial ladder, resumable after a kill, cached re-runs,
+CLI."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ from attnspec.sweep import (
 )
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
-#: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt tests.
+#: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt
+#: tests.
 SLOW = {"d": [160, 200], "beta": [0.5, 1.0], "trials": 10}
 SLOW_ARGS = ["--d", "160,200", "--beta", "0.5,1", "--trials", "10", "--workers", "2"]
 SLOW_TASKS = 40
@@ -92,7 +94,7 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_pa
     reference = serial(result)
     assert np.array_equal(result.table, reference.table)
     assert np.array_equal(result.pooled, reference.pooled)
-    for ladder, ref in zip(result.ladders, reference.ladders):
+    for ladder, ref in zip(result.ladders, reference.ladders, strict=True):
         assert result.pooled[
             (result.pooled["d"] == ladder.config.d) & (result.pooled["beta"] == ladder.config.beta)
         ]["ks"].tolist() == list(ref.distances("ks").values())
@@ -121,8 +123,9 @@ def test_tables(cache_dir):
     )
     assert np.allclose(table[table["model"] == "Y"]["top_sq"], ladder.s2("Y")[:, 0])
     # 4000 pooled bulk values at d = 250, beta = 1: the reference is visibly off the exact law, the
-    # linear model Y_f_lin within the Kolmogorov noise level of 4000 values (1.36/sqrt(4000) = 0.022)
-    law = dict(zip(pooled["model"], pooled["ks_law"]))
+    # linear model Y_f_lin within the Kolmogorov noise level of 4000 values (1.36/sqrt(4000) =
+    # 0.022)
+    law = dict(zip(pooled["model"], pooled["ks_law"], strict=True))
     assert 0.02 < law["sqrt_d_A_perp"] < 0.06 and law["Y_f_lin"] < 0.022
     assert law["Y_f_lin"] == ks_to_limit_law(
         ladder.bulk("Y_f_lin"), 1.0, 250, ladder.config.remove_top_k
@@ -474,7 +477,8 @@ def test_several_sweeps_on_one_cluster(cache_dir):
         sweep.SweepRequest([64, 80], [1.0], {64: 3, 80: 1}, pair),
     ]
     first, second = sweep.run_sweeps(requests, n_workers=2)
-    # (64, 1.0) trials 0, 1 are full (first request), trial 2 a subset; (80, 1.0) trial 0 a subset; (64, 0.5) x 2
+    # (64, 1.0) trials 0, 1 are full (first request), trial 2 a subset; (80, 1.0) trial 0 a subset;
+    # (64, 0.5) x 2
     assert first.computed == 6 and len(entries(cache_dir)) == 6
     assert [L.config.trials for L in second.ladders] == [3, 1]
     assert all(L.models == list(pair) for L in second.ladders)
