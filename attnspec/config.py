@@ -249,7 +249,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter(
             "d_scale",
             list,
-            [250, 500, 1000, 2000, 4000],
+            [250, 500, 1000, 2000, 4000, 8000],
             "matrix sizes of the convergence series of the reference and the Gaussian model",
             low=2,
             high=20000,
