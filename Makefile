@@ -57,15 +57,16 @@ pdf: install browser
 	$(BIN)/python -m attnspec.pdf
 	$(BIN)/pytest -q -p no:cacheprovider tests/test_pdf.py
 
-# Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then lint of the chapter code:
-# the executed notebooks, passed by name since the tree run leaves them out (their code cells equal
-# notebooks/*.md's, which ruff cannot read). All three run; any failure fails the target.
+# Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then of the chapter and page
+# code: the executed notebooks, passed by name since the tree run leaves them out (their code cells
+# equal notebooks/*.md's, which ruff cannot read). All four run; any failure fails the target.
+CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb
 lint: install
 	@status=0; \
 	$(BIN)/ruff check . || status=1; \
 	$(BIN)/ruff format --check . || status=1; \
-	$(BIN)/ruff check $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb \
-	  book/notation.ipynb || status=1; \
+	$(BIN)/ruff check $(CODE_NOTEBOOKS) || status=1; \
+	$(BIN)/ruff format --check $(CODE_NOTEBOOKS) || status=1; \
 	exit $$status
 
 # Lint first (seconds; fails early), then unit tests, nbval on every chapter and the browser test of

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 
 from . import validate
 from .errors import InvalidInput
 from .law_base import SquaredSingularValueLaw, positive_real
 from .nonlinearity import theta_f, theta_q
-from .smooth_cdf import smap, smap_derivative
+from .smooth_cdf import bisect_root, smap, smap_derivative
 
 #: largest theta1: the variance theta1^2 + theta2^2 of the law is then a finite float
 THETA1_MAX = math.sqrt(np.finfo(float).max / 2)
@@ -212,7 +211,7 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
             return -((1.0 - r * w) ** 2) + s2 * w * (1.0 - r * w) ** 2 + r * w * (1.0 + r * w)
 
         upper = min(1.0 / r, 1.0 / s2)
-        w = brentq(p, 0.0, upper, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+        w = bisect_root(p, 0.0, upper)
         g = math.sqrt(w)
         return 1.0 / g + s2 * g + r * g / (1.0 - r * w)
 

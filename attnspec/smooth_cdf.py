@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.polynomial import chebyshev as cheb
-from scipy.fft import dct
 
 #: interpolation degrees tried in turn, until the last eighth of the coefficients is below TAIL
 DEGREES = (64, 128, 256, 512, 1024, 2048, 4096, 8192)
@@ -42,6 +41,19 @@ def bisect_increasing(
         a = np.where(below, m, a)
         b = np.where(below, b, m)
     return 0.5 * (a + b)
+
+
+def bisect_root(func: Callable[[float], float], lo: float, hi: float) -> float:
+    """A root of ``func`` in ``[lo, hi]``, where ``func(lo) < 0 < func(hi)``, by bisection until the
+    bracket cannot shrink (full double precision)."""
+    while True:
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            return mid
+        if func(mid) < 0.0:
+            lo = mid
+        else:
+            hi = mid
 
 
 def smap(u: np.ndarray) -> np.ndarray:
@@ -171,8 +183,20 @@ class SmoothCDF:
         return float(np.sum(c[j] / (1.0 - j**2)))
 
 
+def dct2(x: np.ndarray) -> np.ndarray:
+    r"""Unnormalized DCT-II, :math:`y_k = 2 \sum_{n<N} x_n \cos(\pi k (2n + 1) / 2N)`, by one FFT.
+
+    Makhoul's reordering :math:`v = (x_0, x_2, x_4, \dots, x_5, x_3, x_1)` gives
+    :math:`y_k = 2 \operatorname{Re}(e^{-i\pi k/2N} \hat v_k)`; the same transform as
+    ``scipy.fft.dct(x, type=2)``, without importing scipy.
+    """
+    n = x.size
+    v = np.concatenate([x[::2], x[1::2][::-1]])
+    return 2.0 * np.real(np.exp(-0.5j * np.pi * np.arange(n) / n) * np.fft.fft(v))
+
+
 def _coefficients(values: np.ndarray) -> np.ndarray:
     """Chebyshev coefficients of the interpolant through values at the first-kind points."""
-    c = dct(values, type=2) / values.size
+    c = dct2(values) / values.size
     c[0] /= 2.0
     return c

@@ -80,3 +80,26 @@ def test_substitution_and_bisection():
     assert np.max(np.abs(numeric - smap_derivative(u[1:-1]))) < 1e-8
     root = bisect_increasing(np.exp, np.array([1.0, math.e]), -5.0, 5.0)
     assert root == pytest.approx([0.0, 1.0], abs=1e-14)
+
+
+def test_dct2_is_scipys_type_2_dct():
+    from scipy.fft import dct
+
+    from attnspec.smooth_cdf import dct2
+
+    for n in (1, 2, 7, 64, 1000):
+        x = np.random.default_rng(n).standard_normal(n)
+        assert np.allclose(dct2(x), dct(x, type=2), rtol=0, atol=1e-12 * max(1, n))
+
+
+def test_bisect_root_agrees_with_brentq_to_round_off():
+    from scipy.optimize import brentq
+
+    from attnspec.smooth_cdf import bisect_root
+
+    def p(w):
+        return w**3 - 2.0 * w - 5.0
+
+    root = bisect_root(p, 0.0, 3.0)
+    assert root == pytest.approx(brentq(p, 0.0, 3.0, xtol=1e-300), rel=4e-16)
+    assert abs(p(root)) < 1e-13
