@@ -37,14 +37,11 @@ from . import cleanup
 from .atomic import write_json
 from .config import PARAMETERS, Config, validate
 from .errors import InvalidInput
+from .paths import DATA, ROOT  # noqa: F401 (ROOT: the checkout, for tools and tests)
 
 if TYPE_CHECKING:
     import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
-#: The book's data as the package sees it: in a checkout, links to ``notebooks/``, ``_toc.yml``,
-#: ``book/chapters`` and ``book/references.bib``; in an installed package, copies of them.
-DATA = Path(__file__).resolve().parent / "_book"
 SOURCES = DATA / "notebooks"
 EXECUTED = DATA / "chapters"
 TOC = DATA / "_toc.yml"

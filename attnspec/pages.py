@@ -33,9 +33,9 @@ from .chapters import strip_volatile_metadata, toc_chapter_names
 from .executed import GluedValue, claims, glued_values, read
 from .ladder import LADDER
 from .notation import SYMBOLS as RUNG_SYMBOLS
+from .paths import ROOT
 from .report import markdown_table
 
-ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CHAPTER_DIR = BOOK / "chapters"
 SOURCES = ROOT / "notebooks" / "pages"

@@ -30,9 +30,9 @@ from . import __version__
 from .atomic import write_json
 from .errors import InvalidInput
 from .executed import claims, glued_values
+from .paths import ROOT
 
 SUFFIX = ".results.json"
-CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def blas() -> str:
@@ -62,7 +62,7 @@ def versions() -> dict[str, str]:
     }
 
 
-def git_commit(root: Path = CHECKOUT) -> str | None:
+def git_commit(root: Path = ROOT) -> str | None:
     """The checkout's commit (``-dirty`` when files differ from it), or None outside a checkout."""
     if not (root / ".git").exists():
         return None
@@ -103,7 +103,7 @@ def _json_value(value) -> Any:
     return value.text
 
 
-def last_commit_of(path: Path, root: Path = CHECKOUT) -> tuple[str, str] | tuple[None, None]:
+def last_commit_of(path: Path, root: Path = ROOT) -> tuple[str, str] | tuple[None, None]:
     """The last commit that changed ``path``, and its UTC time; (None, None) outside a checkout."""
     if not (root / ".git").exists():
         return None, None
