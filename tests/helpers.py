@@ -1,14 +1,19 @@
 """Helpers shared by several test modules (not tests themselves): an HTML table reader, the
-source/executed notebook comparison, and nbval run in a subprocess."""
+source/executed notebook comparison, nbval run in a subprocess, and a page probed in Chromium."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 from attnspec.chapters import ROOT
+from attnspec.pdf import FLAGS
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
 
@@ -84,3 +89,58 @@ def run_nbval(path: Path, *plugins: str, timeout: int = 600) -> subprocess.Compl
         timeout=timeout,
         cwd=ROOT,
     )
+
+
+#: Appended to a page: once MathJax has typeset it, writes what a reader would see as JSON in a
+#: <pre id="attnspec-probe">, which Chromium's --dump-dom prints.
+PROBE = """<script>
+function attnspecProbe() {
+  const imgs = [...document.images];
+  const result = {mathjax: typeof MathJax !== 'undefined' && !!MathJax.startup,
+                  typeset: document.querySelectorAll('mjx-container').length,
+                  math: document.querySelectorAll('.math').length,
+                  untypeset: [...document.querySelectorAll('.math')]
+                               .filter(m => !m.querySelector('mjx-container')).length,
+                  figures: document.querySelectorAll('figure').length,
+                  images: imgs.length,
+                  broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
+                              .map(i => i.src.slice(0, 80)),
+                  text: document.body.innerText};
+  const out = document.createElement('pre');
+  out.id = 'attnspec-probe';
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+}
+window.addEventListener('load', () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
+    MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
+  else attnspecProbe();
+});
+</script>"""
+
+
+def probe_page(page: Path, copy: Path, profile: Path, timeout: int = 300) -> dict:
+    """Open ``page`` in headless Chromium through ``copy`` (the page with :data:`PROBE` appended;
+    beside the page when it links to files next to it) and return what the probe saw."""
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is not installed (`make browser`)"
+    copy.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    try:
+        done = subprocess.run(
+            [
+                chromium,
+                *FLAGS,
+                "--virtual-time-budget=20000",
+                "--dump-dom",
+                f"--user-data-dir={profile}",
+                copy.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    finally:
+        copy.unlink()
+    found = re.search(r'<pre id="attnspec-probe"[^>]*>(.*?)</pre>', done.stdout, re.S)
+    assert found, f"the probe did not run in {page.name}"
+    return json.loads(html.unescape(found.group(1)))

@@ -17,42 +17,9 @@ import sys
 
 import pytest
 
+from tests.helpers import probe_page
+
 CHROMIUM = shutil.which("chromium")
-PROBE = """<script>
-function attnspecProbe() {
-  const imgs = [...document.images];
-  const result = {mathjax: typeof MathJax !== 'undefined' && !!MathJax.startup,
-                  math: document.querySelectorAll('.math').length,
-                  untypeset: [...document.querySelectorAll('.math')]
-                               .filter(m => !m.querySelector('mjx-container')).length,
-                  figures: document.querySelectorAll('figure').length,
-                  images: imgs.length,
-                  broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
-                              .map(i => i.src.slice(0, 80)),
-                  text: document.body.innerText};
-  const out = document.createElement('pre');
-  out.id = 'attnspec-probe';
-  out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
-}
-window.addEventListener('load', () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
-    MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
-  else attnspecProbe();
-});
-</script>"""
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--virtual-time-budget=20000",
-    "--dump-dom",
-]
 
 
 @pytest.fixture(scope="module")
@@ -112,20 +79,8 @@ def test_page_is_self_contained(run_folder):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (`make browser`)")
 def test_page_typesets_math_and_loads_figures_offline(run_folder, tmp_path):
-    page = run_folder / "ladder.html"
-    copy = tmp_path / "probe.html"  # anywhere: the page holds everything it needs
-    copy.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    done = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", copy.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    found = re.search(r'<pre id="attnspec-probe"[^>]*>(.*?)</pre>', done.stdout, re.S)
-    assert found, "the probe did not run"
-    import html
-
-    result = json.loads(html.unescape(found.group(1)))
+    page = run_folder / "ladder.html"  # the copy may go anywhere: the page holds all it needs
+    result = probe_page(page, tmp_path / "probe.html", tmp_path / "profile")
     text = result.pop("text")
     assert result["mathjax"], "MathJax did not load"
     assert result["math"] > 0 and result["untypeset"] == 0, result
