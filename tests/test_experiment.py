@@ -130,7 +130,7 @@ def test_normalizer_spread_matches_design_fact_4(ladder_1000):
 def test_rank_one_outlier_and_bulk_scale(ladder_1000):
     # sqrt(d) A has s1^2 ~ d; removing the uniform mode leaves no order-d outlier. The
     # Gaussian-equivalent model's top value sits at the edge of its limit law, 9.00954 at beta = 1
-    # (DESIGN fact 5), up to edge fluctuations of order d^{-2/3}.
+    # (GaussianEquivalentLaw.for_f(1).edge), up to edge fluctuations of order d^{-2/3}.
     assert ladder_1000.top_sq("sqrt_d_A")[0] == pytest.approx(D_STAT, rel=0.01)
     assert ladder_1000.top_sq("sqrt_d_A_perp")[0] < 20
     assert ladder_1000.top_sq("Y_f_lin")[0] == pytest.approx(9.00954, rel=0.05)
