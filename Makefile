@@ -71,10 +71,12 @@ lint: install
 
 # Lint first (seconds; fails early), then unit tests, nbval on every chapter and the browser test of
 # the site; at the same time, on the other core, the portability run (its report follows). All must
-# pass.
+# pass. The first run also uses one BLAS thread: the two runs share the cores, and OpenBLAS threads
+# that outnumber free cores spin instead of working.
 test: install lint browser book
 	@mkdir -p _build; ($(PORTABLE)) > $(PORTABLE_LOG) 2>&1 & portable=$$!; \
-	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests $(NOTEBOOKS); \
+	OPENBLAS_NUM_THREADS=1 \
+	  $(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests $(NOTEBOOKS); \
 	first=$$?; wait $$portable; second=$$?; \
 	echo "== portability run: empty cache, one BLAS thread, SIMD dispatch off =="; \
 	cat $(PORTABLE_LOG); rm -rf $(PORTABLE_CACHE); test $$first -eq 0 && test $$second -eq 0
