@@ -14,20 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import cache
+from . import cache, validate
 from .attention import draw_scores, row_softmax
 from .config import Config
-from .errors import InvalidInput
 from .experiment import trial_rng
-from .spectra import (
-    bulk,
-    ks_distance,
-    l1_distance,
-    squared_singular_values,
-    wasserstein1,
-)
-
-METRICS = ("l1", "ks", "w1")
+from .spectra import METRICS, bulk, distance, squared_singular_values
 
 
 def reference_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
@@ -55,18 +46,6 @@ def reference_bulk(config: Config, seed: int) -> np.ndarray:
     )
 
 
-def distance(metric: str, a: np.ndarray, b: np.ndarray, config: Config) -> float:
-    """Distance between two bulks: ``metric`` in {'l1', 'ks', 'w1'} (L1 on ``config``'s histogram
-    grid)."""
-    if metric == "l1":
-        return l1_distance(a, b, config.hist_bins, config.hist_range)
-    if metric == "ks":
-        return ks_distance(a, b)
-    if metric == "w1":
-        return wasserstein1(a, b)
-    raise InvalidInput(f"metric={metric!r} is out of range: must be one of {', '.join(METRICS)}")
-
-
 @dataclass(frozen=True)
 class NoiseFloor:
     """Distances of the reference's bulk to ``repetitions`` independent repetitions, per metric."""
@@ -85,10 +64,8 @@ class NoiseFloor:
 def noise_floor(config: Config, reference: np.ndarray, repetitions: int = 3) -> NoiseFloor:
     """Distances between ``reference`` (the bulk at ``config.seed``) and repetitions at seeds
     seed + 1 ... seed + R."""
-    if int(repetitions) < 1:
-        raise InvalidInput(f"repetitions={repetitions} is out of range: must be an integer >= 1")
-    reps = [
-        reference_bulk(config, (config.seed + r) % 2**32) for r in range(1, int(repetitions) + 1)
-    ]
-    values = {m: np.array([distance(m, reference, rep, config) for rep in reps]) for m in METRICS}
-    return NoiseFloor(int(repetitions), values, reps[0])
+    repetitions = validate.integer("repetitions", repetitions, 1)
+    reps = [reference_bulk(config, (config.seed + r) % 2**32) for r in range(1, repetitions + 1)]
+    grid = {"bins": config.hist_bins, "value_range": config.hist_range}
+    values = {m: np.array([distance(m, reference, rep, **grid) for rep in reps]) for m in METRICS}
+    return NoiseFloor(repetitions, values, reps[0])

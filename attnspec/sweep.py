@@ -90,8 +90,6 @@ def ks_to_limit_law(bulk: np.ndarray, beta: float, d: int | None = None, removed
 #: reference rung's bulk of the same trials), followed by ``ks_law``, the distance to the limit law.
 SWEEP_METRICS = ("ks", "w1")
 COLUMNS = (*SWEEP_METRICS, "ks_law")
-#: The distance column names (the name ``attnspec.commands.sweep`` imports).
-DISTANCES = COLUMNS
 
 
 def _distance_row(bulk, ref, cfg: Config) -> tuple[float, ...]:

@@ -71,9 +71,9 @@ def parse_workers(text: str | None) -> int | None:
 def format_pooled(result: SweepResult) -> str:
     """The pooled table with fixed decimals, one line per (d, beta, model)."""
     from ..ladder import REFERENCE
-    from ..sweep import DISTANCES
+    from ..sweep import COLUMNS
 
-    names = list(DISTANCES)
+    names = list(COLUMNS)
     head = f"{'d':>6}  {'beta':>6}  {'model':>14}  " + "  ".join(f"{n:>8}" for n in names)
     rows = [
         f"{r['d']:6d}  {r['beta']:6.3f}  {r['model']:>14}  "
