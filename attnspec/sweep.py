@@ -55,11 +55,10 @@ from .experiment import LadderResult, trial, trial_models
 from .experiment import cached_trial as _cached_trial
 from .experiment import trial_entry as _trial_entry
 from .ladder import MODEL_NAMES, REFERENCE
+from .parallel import BLAS_THREAD_VARIABLES, blas_threads, cores, environ
 from .spectra import distance, ks_to_law_below_quantile
 from .theory import GaussianEquivalentLaw
 
-#: Environment variables that set the number of BLAS / OpenMP threads of a worker process.
-BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 #: Seconds to wait for an existing scheduler's handshake, and then again for the client, before
 #: giving up.
 CONNECT_TIMEOUT = 7
@@ -163,38 +162,10 @@ def check_workers(n_workers: int | None, scheduler: str | None) -> None:
         )
 
 
-def cores() -> int:
-    """Cores this process may run on (its CPU affinity where the system reports it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def default_workers(d_max: int) -> int:
     """One worker per core, fewer if that many trials of size ``d_max`` would not fit in memory."""
     fit = available_memory_bytes() // trial_memory_bytes(d_max)
     return int(max(1, min(cores(), fit)))
-
-
-def blas_threads(n_workers: int) -> int:
-    r"""BLAS threads per worker so that :math:`\text{workers} \times \text{threads} \le
-    \text{cores}`."""
-    return max(1, cores() // n_workers)
-
-
-@contextmanager
-def _environ(values: dict[str, str]) -> Iterator[None]:
-    """Set environment variables for the duration of the block, then restore the old ones."""
-    old = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in old.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
@@ -206,7 +177,7 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
     and OpenMP read them.
     """
     threads = str(blas or blas_threads(n_workers))
-    with _environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
+    with environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
         # no dashboard; the scheduler's HTTP routes on a free port (not 8787, which may be taken)
         return LocalCluster(
             n_workers=n_workers,

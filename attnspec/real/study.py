@@ -1,10 +1,10 @@
 r"""The real-attention study: both models, every text and length, summarized (one call per chapter).
 
-:func:`run_study` measures every head and layer (:func:`attnspec.real.measure.measure_text`, cached)
-and summarizes them per model and length (:mod:`attnspec.real.summary`) into a :class:`Study`.
-Every random choice comes from the root seed: bootstrap indices from child 0 of
-``SeedSequence(seed)``, the seeded conventions and Haar floors from the streams of
-:func:`attnspec.real.rotation.completion_rng`.
+:func:`run_study` measures every head and layer (:func:`attnspec.real.measure.measure_text`,
+cached; one process per core, :func:`attnspec.parallel.map_processes`) and summarizes them per
+model and length (:mod:`attnspec.real.summary`) into a :class:`Study`. Every random choice comes
+from the root seed: bootstrap indices from child 0 of ``SeedSequence(seed)``, the seeded
+conventions and Haar floors from the streams of :func:`attnspec.real.rotation.completion_rng`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec.parallel import map_processes
 from attnspec.real import summary, uncertainty
 from attnspec.real.measure import HeadRecord, measure_text
 from attnspec.real.models import MODELS, get_model
@@ -59,24 +60,28 @@ def run_study(
     ns = sorted({int(n) for n in lengths})
     texts = tuple(TEXT_NAMES[:n_texts])
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    # (model, text) measurements are independent: one process per core, results in this order
+    jobs = [
+        (
+            model,
+            text,
+            ns,
+            max_heads,
+            literal_heads(model) if i == 0 else (),
+            conventions,
+            seed,
+            angle_bins,
+            i == 0,
+        )
+        for model in NAMES
+        for i, text in enumerate(texts)
+    ]
     heads, layers = {}, {}
-    for model in NAMES:
-        for i, text in enumerate(texts):
-            m = measure_text(
-                model,
-                text,
-                ns,
-                spectrum_heads=max_heads,
-                literal_heads=literal_heads(model) if i == 0 else (),
-                draws=conventions,
-                seed=seed,
-                bins=angle_bins,
-                tokens=i == 0,
-            )
-            for r in m.heads:
-                heads.setdefault((model, r.n), []).append(r)
-            for r in m.layers:
-                layers.setdefault((model, r.n), []).append(r)
+    for (model, *_), m in zip(jobs, map_processes(measure_text, jobs), strict=True):
+        for r in m.heads:
+            heads.setdefault((model, r.n), []).append(r)
+        for r in m.layers:
+            layers.setdefault((model, r.n), []).append(r)
     run = {model: [n for n in ns if (model, n) in heads] for model in NAMES}
     spectra = {key: summary.spectrum_summary(rs, rng) for key, rs in heads.items()}
     rot = {key: summary.rotation_summary(rs, seed, angle_bins) for key, rs in heads.items()}

@@ -1,0 +1,28 @@
+"""Local process pool: results in order, BLAS threads per process within the cores."""
+
+import os
+
+from attnspec import parallel
+
+
+def _blas_threads_here(_):
+    return os.environ.get("OPENBLAS_NUM_THREADS")
+
+
+def test_results_come_back_in_the_order_of_the_arguments():
+    args = [(n,) for n in range(7)]
+    assert parallel.map_processes(abs, [(-n,) for (n,) in args]) == list(range(7))
+
+
+def test_each_process_gets_its_share_of_the_cores(monkeypatch):
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
+    seen = parallel.map_processes(_blas_threads_here, [(0,), (1,)])
+    assert seen == ["1", "1"]
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "7"  # restored after
+
+
+def test_one_core_runs_in_this_process(monkeypatch):
+    monkeypatch.setattr(parallel, "cores", lambda: 1)
+    pid = os.getpid()
+    assert parallel.map_processes(os.getpid, [(), ()]) == [pid, pid]
