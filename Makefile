@@ -54,7 +54,7 @@ notebooks: install
 
 # The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
 pdf: install browser
-	$(BIN)/python -m attnspec.pdf
+	$(BIN)/python -m attnspec.publish.pdf
 	$(BIN)/pytest -q -p no:cacheprovider tests/test_pdf.py
 
 # Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then of the chapter and page

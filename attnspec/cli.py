@@ -4,11 +4,11 @@ Every failure that is not a bug prints one line on stderr, with no traceback; ea
 exit status:
 
 ====  ==========================================================================================
-2     invalid input (:class:`~attnspec.errors.InvalidInput`, or a bad option); nothing is written
-71    out of memory (``MemoryError``, e.g. under ``ulimit -v``)
-74    an operating-system error (``OSError``: disk full, permission denied, ...)
-75    the run could not finish (:class:`~attnspec.errors.RunFailed`); run it again to resume
-130   interrupted (Ctrl-C); 143: terminated (SIGTERM). Finished trials are kept in the cache.
+2     invalid input (:class:`~attnspec.core.errors.InvalidInput`, or a bad option); nothing is
+written 71    out of memory (``MemoryError``, e.g. under ``ulimit -v``) 74    an operating-system
+error (``OSError``: disk full, permission denied, ...) 75    the run could not finish
+(:class:`~attnspec.core.errors.RunFailed`); run it again to resume 130   interrupted (Ctrl-C); 143:
+terminated (SIGTERM). Finished trials are kept in the cache.
 ====  ==========================================================================================
 
 Any other exception is a bug and keeps its traceback. Requested files are written before the
@@ -25,9 +25,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .commands import COMMANDS
-from .errors import InvalidInput, RunFailed
+from .commands import chapters, diff, ladder, law, notebooks, run, sweep
+from .core.errors import InvalidInput, RunFailed
 
+#: The sub-commands, in the order ``attnspec --help`` lists them.
+COMMANDS = [ladder, chapters, run, sweep, law, diff, notebooks]
 EXIT_INVALID, EXIT_MEMORY, EXIT_OS, EXIT_FAILED = 2, 71, 74, 75
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
 

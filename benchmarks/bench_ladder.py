@@ -12,7 +12,7 @@ Three methods, timed on the same parameters in the same run:
     the seed notebook's trial loop (``seed_baseline.run``): all model matrices alive at once,
     ``np.linalg.svd(compute_uv=False)`` of each of the seven models plus a separate SVD of A.
 ``attnspec``
-    ``attnspec.experiment.compute_trial(d, beta, c, seed, k)`` for k = 0 .. trials-1, called
+    ``attnspec.experiments.trials.compute_trial(d, beta, c, seed, k)`` for k = 0 .. trials-1, called
     directly (the disk cache is bypassed): one model and one Gram matrix at a time, ``eigvalsh``
     of the Gram matrix, two rungs from their parent's Gram matrix.
 ``floor``
@@ -67,7 +67,7 @@ def run_baseline(d: int, trials: int) -> float:
 
 
 def run_attnspec(d: int, trials: int) -> float:
-    from attnspec.experiment import compute_trial
+    from attnspec.experiments.trials import compute_trial
 
     t0 = time.perf_counter()
     for k in range(trials):
@@ -94,7 +94,7 @@ def run_floor(d: int, trials: int) -> float:
 def worker(method: str, d: int, trials: int) -> None:
     import numpy as np
 
-    import attnspec.experiment  # noqa: F401  (imports are not part of the measurement)
+    import attnspec.experiments.trials  # noqa: F401  (imports are not part of the measurement)
 
     sys.path.insert(0, str(HERE))
     import seed_baseline  # noqa: F401
@@ -191,8 +191,8 @@ def check_agreement(d: int = 200) -> float:
     sys.path.insert(0, str(HERE))
     import seed_baseline as sb
 
-    from attnspec.experiment import compute_trial, trial_rng
-    from attnspec.nonlinearity import poly_degree, theta_q
+    from attnspec.experiments.trials import compute_trial, trial_rng
+    from attnspec.models.nonlinearity import poly_degree, theta_q
 
     rng = trial_rng(SEED, 0)  # compute_trial draws W_Q, W_K, then W from this generator
     Wq, Wk, W = (rng.standard_normal((d, d)) for _ in range(3))
@@ -216,7 +216,7 @@ def profile(d: int, trials: int) -> None:
     import cProfile
     import pstats
 
-    from attnspec.experiment import compute_trial
+    from attnspec.experiments.trials import compute_trial
 
     compute_trial(64, BETA, C_POLY, SEED, 0)  # warm-up
     prof = cProfile.Profile()

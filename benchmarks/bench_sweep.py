@@ -3,7 +3,8 @@
 The sweep is d = 1000, beta in {0.5, 1}, 4 trials each (8 tasks), computed from scratch: every run
 uses a fresh temporary cache folder. Setups, run in turn ``--repeat`` times:
 
-- serial: :func:`attnspec.experiment.run_ladder` in this process (BLAS with its default threads);
+- serial: :func:`attnspec.experiments.trials.run_ladder` in this process (BLAS with its default
+threads);
 - one worker with as many BLAS threads as cores (what ``attnspec sweep --workers 1`` does);
 - one worker with one BLAS thread;
 - one worker per core with one BLAS thread each (the default of ``attnspec sweep``).
@@ -23,9 +24,9 @@ import statistics
 import tempfile
 import time
 
-from attnspec import cache
-from attnspec.experiment import run_ladder
-from attnspec.sweep import compute_trials, cores, local_cluster, make_grid
+from attnspec.core import cache
+from attnspec.experiments.sweep import compute_trials, cores, local_cluster, make_grid
+from attnspec.experiments.trials import run_ladder
 
 GRID = make_grid([1000], [0.5, 1.0], 4)
 TASKS = [(cfg, k) for cfg in GRID for k in range(cfg.trials)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnspec.cache import CACHE_ENV
+from attnspec.core.cache import CACHE_ENV
 
 
 @pytest.fixture(scope="module", autouse=True)

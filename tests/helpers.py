@@ -12,8 +12,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-from attnspec.chapters import ROOT
-from attnspec.pdf import FLAGS
+from attnspec.core.paths import ROOT
+from attnspec.publish.pdf import FLAGS
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-from attnspec.executed import glued_values
+from attnspec.publish.executed import glued_values
 
 DEFAULT_RTOL = 1e-9
 
@@ -53,7 +53,8 @@ def glue_differences(chapter: str, new_outputs, stored_outputs, tolerances=None)
 
 
 def glued_values_of(outputs):
-    """Glued values of a list of cell outputs (as :func:`attnspec.executed.glued_values` reads)."""
+    """Glued values of a list of cell outputs (as :func:`attnspec.publish.executed.glued_values`
+    reads)."""
     return glued_values(
         nbformat.from_dict({"cells": [{"cell_type": "code", "outputs": list(outputs)}]})
     )

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.atomic import atomic_path, check_writable
-from attnspec.errors import InvalidInput
+from attnspec.core.atomic import atomic_path, check_writable
+from attnspec.core.errors import InvalidInput
 
 LAW = ["law", "--beta", "1"]
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.attention import draw_scores, row_normalizers, row_softmax, score_matrix
+from attnspec.models.attention import draw_scores, row_normalizers, row_softmax, score_matrix
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import attnspec.cache as cache
-import attnspec.experiment as experiment
-from attnspec.experiment import run_ladder, trial
-from attnspec.ladder import MODEL_NAMES
+import attnspec.core.cache as cache
+import attnspec.experiments.trials as experiment
+from attnspec.experiments.trials import run_ladder, trial
+from attnspec.models.ladder import MODEL_NAMES
 
 ARGS = (24, 1.0, 2.0, 0, 1)  # d, beta, c_poly, seed, k
 SHAPES = experiment.trial_shapes(24)

@@ -1,4 +1,4 @@
-"""The canonical diagonal score model of the spectral-degeneration paper (attnspec.canonical),
+"""The canonical diagonal score model of the spectral-degeneration paper (attnspec.canonical.model),
 against dense computation."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from attnspec import canonical as C
-from attnspec import spectra
-from attnspec.attention import row_softmax
+from attnspec.canonical import model as C
+from attnspec.models.attention import row_softmax
+from attnspec.numerics import spectra
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Per-ell summaries of the canonical model (attnspec.canonical_summary) and the chapter
+"""Per-ell summaries of the canonical model (attnspec.canonical.summary) and the chapter
 formatters."""
 
 from __future__ import annotations
@@ -8,17 +8,17 @@ import math
 import numpy as np
 import pytest
 
-from attnspec import canonical
-from attnspec.canonical_summary import (
+from attnspec.canonical import model
+from attnspec.canonical.summary import (
     bidirectional_summary,
     bounded_bulk_summary,
     causal_summary,
     exact_identities,
     margin,
 )
-from attnspec.errors import InvalidInput
-from attnspec.fitting import line_fit
-from attnspec.report import fixed, per_length, round_off_bound, significant_text
+from attnspec.core.errors import InvalidInput
+from attnspec.numerics.fitting import line_fit
+from attnspec.publish.report import fixed, per_length, round_off_bound, significant_text
 
 
 def test_bidirectional_summary_against_closed_forms():
@@ -63,4 +63,4 @@ def test_formatters_and_line_fit():
         and fit.max_residual < 1e-12
     )
     assert math.isnan(line_fit([1, 1], [0, 1]).slope)
-    assert np.isfinite(canonical.alpha_plus(0.5))
+    assert np.isfinite(model.alpha_plus(0.5))

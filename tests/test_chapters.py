@@ -7,10 +7,11 @@ import sys
 import nbformat
 import pytest
 
-from attnspec.chapters import EXECUTED, SOURCES, chapter, read_source, toc_chapter_names
 from attnspec.cli import main
-from attnspec.errors import InvalidInput
-from attnspec.executed import claims, glued_values
+from attnspec.core.errors import InvalidInput
+from attnspec.core.paths import EXECUTED, SOURCES
+from attnspec.publish.chapters import chapter, read_source, toc_chapter_names
+from attnspec.publish.executed import claims, glued_values
 from tests.helpers import assert_cells_agree
 
 CHAPTERS = toc_chapter_names()
@@ -211,7 +212,7 @@ def test_stored_results_file_agrees_with_the_stored_notebook(name):
     claims.
 
     After a chapter is re-executed by other means, regenerate with
-    ``python -m attnspec.chapters results``.
+    ``python -m attnspec.publish.chapters results``.
     """
     nb = executed(name)
     results = json.loads((EXECUTED / f"{name}.results.json").read_text())

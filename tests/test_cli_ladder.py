@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-import attnspec.config as config
+import attnspec.core.config as config
 from attnspec.cli import main
-from attnspec.experiment import run_ladder
-from attnspec.ladder import MODEL_NAMES
-from attnspec.nonlinearity import poly_degree, theta_f, theta_q
+from attnspec.experiments.trials import run_ladder
+from attnspec.models.ladder import MODEL_NAMES
+from attnspec.models.nonlinearity import poly_degree, theta_f, theta_q
 
 SMALL = ["--d", "48", "--trials", "2", "--seed", "3"]
 KEYS = {

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from attnspec.cli import main
-from attnspec.theory import GaussianEquivalentLaw
+from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 
 
 def test_prints_edge_mean_pdf_cdf(capsys):

@@ -10,12 +10,12 @@ import sys
 
 import pytest
 
-from attnspec.chapters import parameters_cell, read_listing, read_source, toc_chapter_names
 from attnspec.cli import build_parser, main
 from attnspec.commands.notebooks import plan
 from attnspec.commands.options import parameter_name, parameter_pairs
-from attnspec.errors import InvalidInput
-from attnspec.pages import PAGES
+from attnspec.core.errors import InvalidInput
+from attnspec.publish.chapters import parameters_cell, read_listing, read_source, toc_chapter_names
+from attnspec.publish.pages import PAGES
 
 #: Modules that building the parser must not import (each sub-command imports them when it runs).
 HEAVY = [

@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-import attnspec.config as config
-from attnspec.config import (
+import attnspec.core.config as config
+from attnspec.core.config import (
     PARAMETERS,
     Config,
     Parameter,

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.config import Config
-from attnspec.convergence import (
+from attnspec.core.config import Config
+from attnspec.experiments.convergence import (
     crossing,
     distance_series,
     extrapolate,
@@ -16,8 +16,8 @@ from attnspec.convergence import (
     pooled_distance,
     trials_for_pooled,
 )
-from attnspec.experiment import run_ladder
-from attnspec.spectra import ks_to_law_below_quantile
+from attnspec.experiments.trials import run_ladder
+from attnspec.numerics.spectra import ks_to_law_below_quantile
 
 
 def test_trials_for_pooled():

@@ -8,10 +8,10 @@ import json
 import nbformat
 import pytest
 
-from attnspec import provenance
 from attnspec.cli import main
-from attnspec.errors import InvalidInput
-from attnspec.report import Claim, claims_markdown
+from attnspec.core.errors import InvalidInput
+from attnspec.publish import provenance
+from attnspec.publish.report import Claim, claims_markdown
 
 REC = "application/papermill.record/"
 
@@ -82,7 +82,7 @@ def test_diff_lists_changed_values_and_claims(tmp_path, capsys):
 
 
 def test_diff_defaults_to_the_published_chapter(tmp_path, capsys):
-    from attnspec.chapters import EXECUTED
+    from attnspec.core.paths import EXECUTED
 
     published = json.loads((EXECUTED / "ladder.results.json").read_text())
     values = {v["key"]: v["text"] for v in published["values"] if v["kind"] != "figure"}

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnspec.edge import edge_scale
-from attnspec.errors import InvalidInput
-from attnspec.theory import GaussianEquivalentLaw, MarchenkoPastur
+from attnspec.core.errors import InvalidInput
+from attnspec.laws.edge import edge_scale
+from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
+from attnspec.laws.marchenko_pastur import MarchenkoPastur
 
 
 @pytest.mark.parametrize("scale", [0.5, 1.0, 3.0])

@@ -14,11 +14,17 @@ import pytest
 
 import attnspec.commands.law as law_command
 from attnspec.cli import main
-from attnspec.config import PARAMETERS, Config, available_memory_bytes, trial_memory_bytes, validate
-from attnspec.errors import InvalidInput
-from attnspec.nonlinearity import theta_f, theta_q
-from attnspec.sweep import check_workers, make_grid
-from attnspec.theory import GaussianEquivalentLaw
+from attnspec.core.config import (
+    PARAMETERS,
+    Config,
+    available_memory_bytes,
+    trial_memory_bytes,
+    validate,
+)
+from attnspec.core.errors import InvalidInput
+from attnspec.experiments.sweep import check_workers, make_grid
+from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
+from attnspec.models.nonlinearity import theta_f, theta_q
 
 
 def strict_json(path):

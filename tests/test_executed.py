@@ -2,8 +2,8 @@
 
 import nbformat
 
-from attnspec.executed import claims, glued_values
-from attnspec.report import Claim, claims_markdown
+from attnspec.publish.executed import claims, glued_values
+from attnspec.publish.report import Claim, claims_markdown
 
 
 def _glue(key, data):

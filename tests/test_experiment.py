@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.config import PARAMETERS, Config
-from attnspec.experiment import LadderResult, compute_trial, run_ladder, trial, trial_rng
-from attnspec.ladder import MODEL_NAMES, REFERENCE
-from attnspec.nonlinearity import poly_degree, theta_f, theta_q, theta_q_monte_carlo
+from attnspec.core.config import PARAMETERS, Config
+from attnspec.experiments.trials import LadderResult, compute_trial, run_ladder, trial, trial_rng
+from attnspec.models.ladder import MODEL_NAMES, REFERENCE
+from attnspec.models.nonlinearity import poly_degree, theta_f, theta_q, theta_q_monte_carlo
 
 
 @pytest.mark.parametrize("seed, n", [(0, 5), (12345, 3), (2**32 - 1, 7)])
@@ -137,8 +137,8 @@ def test_rank_one_outlier_and_bulk_scale(ladder_1000):
 
 
 def test_a_subset_of_rungs_has_the_full_trials_spectra(tmp_path, monkeypatch):
-    from attnspec.errors import InvalidInput
-    from attnspec.experiment import cached_trial, trial_arrays, trial_entry, trial_key
+    from attnspec.core.errors import InvalidInput
+    from attnspec.experiments.trials import cached_trial, trial_arrays, trial_entry, trial_key
 
     monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path))
     full = compute_trial(36, 1.0, 2.0, 5, 1)

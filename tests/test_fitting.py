@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attnspec.fitting import (
+from attnspec.numerics.fitting import (
     jackknife_se,
     leave_one_out,
     power_law_fit,

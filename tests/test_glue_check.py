@@ -6,7 +6,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from attnspec.executed import PLAIN
+from attnspec.publish.executed import PLAIN
 from tests.helpers import run_nbval
 
 pytestmark = pytest.mark.slow

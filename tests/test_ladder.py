@@ -8,11 +8,11 @@ import math
 import numpy as np
 import pytest
 
-import attnspec.experiment as experiment
-from attnspec.attention import row_normalizers, row_softmax
-from attnspec.experiment import compute_trial
-from attnspec.ladder import LADDER, MODEL_NAMES, REFERENCE, TrialInputs, gaussian_equivalent
-from attnspec.nonlinearity import Q, f, poly_degree, theta_f, theta_q
+import attnspec.experiments.trials as experiment
+from attnspec.experiments.trials import compute_trial
+from attnspec.models.attention import row_normalizers, row_softmax
+from attnspec.models.ladder import LADDER, MODEL_NAMES, REFERENCE, TrialInputs, gaussian_equivalent
+from attnspec.models.nonlinearity import Q, f, poly_degree, theta_f, theta_q
 
 SEED_ORDER = ["sqrt_d_A", "sqrt_d_A_perp", "Y", "Y_f", "Y_Q", "Y_Q_lin", "Y_f_lin"]
 

@@ -7,11 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.edge import edge_scale
-from attnspec.errors import InvalidInput
-from attnspec.normalizer import normalizer_mean, normalizer_stats
-from attnspec.quadrature import gaussian_expectation
-from attnspec.theory import MarchenkoPastur, normalizer_std
+from attnspec.core.errors import InvalidInput
+from attnspec.experiments.normalizer import normalizer_mean, normalizer_stats
+from attnspec.laws.edge import edge_scale
+from attnspec.laws.marchenko_pastur import MarchenkoPastur
+from attnspec.laws.predictions import normalizer_std
+from attnspec.models.quadrature import gaussian_expectation
 
 
 @pytest.mark.parametrize(

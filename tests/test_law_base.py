@@ -1,4 +1,4 @@
-"""Tests of attnspec.law_base: the shared interface, driven by the _pdf hook alone."""
+"""Tests of attnspec.laws.base: the shared interface, driven by the _pdf hook alone."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.errors import InvalidInput
-from attnspec.law_base import SquaredSingularValueLaw, positive_real
-from attnspec.marchenko_pastur import MarchenkoPastur
+from attnspec.core.errors import InvalidInput
+from attnspec.laws.base import SquaredSingularValueLaw, positive_real
+from attnspec.laws.marchenko_pastur import MarchenkoPastur
 
 
 class PdfOnlyMarchenkoPastur(SquaredSingularValueLaw):

@@ -7,7 +7,7 @@ import re
 import nbformat
 import pytest
 
-from attnspec.chapters import EXECUTED
+from attnspec.core.paths import EXECUTED
 from tests.helpers import SANITIZE, run_nbval
 
 pytestmark = pytest.mark.slow

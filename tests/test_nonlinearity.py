@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from numpy.polynomial.hermite_e import hermegauss
 
-from attnspec.nonlinearity import (
+from attnspec.models.nonlinearity import (
     Q,
     f,
     gaussian_moment,

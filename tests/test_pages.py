@@ -6,9 +6,9 @@ import json
 import nbformat
 import pytest
 
-from attnspec.executed import claims
-from attnspec.ladder import LADDER
-from attnspec.pages import (
+from attnspec.models.ladder import LADDER
+from attnspec.publish.executed import claims
+from attnspec.publish.pages import (
     BOOK,
     PAGES,
     StoredChapters,
@@ -23,7 +23,7 @@ from attnspec.pages import (
     scientific,
     toc_chapter_names,
 )
-from attnspec.report import Claim, claims_markdown
+from attnspec.publish.report import Claim, claims_markdown
 from tests.helpers import assert_cells_agree, html_tables
 
 REC = "application/papermill.record/"
@@ -165,7 +165,7 @@ def test_toc_lists_chapters_and_the_generated_pages():
 
 
 def test_check_lists_what_the_stored_pages_show_as_missing(monkeypatch, tmp_path, capsys):
-    import attnspec.pages as pages
+    import attnspec.publish.pages as pages
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("...")
@@ -207,7 +207,7 @@ def test_stored_page_is_in_sync_with_its_source_and_clean(name):
 
 
 def test_page_glue_keys_are_prefixed_and_not_used_by_chapters():
-    from attnspec.executed import glued_values, read
+    from attnspec.publish.executed import glued_values, read
 
     chapter_keys = set()
     for name in toc_chapter_names():

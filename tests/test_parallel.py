@@ -2,7 +2,7 @@
 
 import os
 
-from attnspec import parallel
+from attnspec.core import parallel
 
 
 def _blas_threads_here(_):

@@ -6,21 +6,20 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.attention import draw_scores, row_softmax
-from attnspec.compare import cdf_difference, ecdf
-from attnspec.config import Config
-from attnspec.errors import InvalidInput
-from attnspec.experiment import run_ladder
-from attnspec.interlacing import rank_one_interlacing_violation
-from attnspec.ladder import MODEL_NAMES, REFERENCE
-from attnspec.noise import noise_floor, reference_bulk
-from attnspec.nonlinearity import Q, f, taylor_exp, theta_f, theta_q
-from attnspec.normalizer import normalizer_mean, normalizer_stats
-from attnspec.notation import SYMBOLS, symbol
-from attnspec.quadrature import gaussian_expectation, thetas
-from attnspec.rank_one import attention_s1, top_singular_value
-from attnspec.report import decimals_for, format_uncertain, significant
-from attnspec.spectra import METRICS
+from attnspec.core.config import Config
+from attnspec.core.errors import InvalidInput
+from attnspec.experiments.noise import noise_floor, reference_bulk
+from attnspec.experiments.normalizer import normalizer_mean, normalizer_stats
+from attnspec.experiments.rank_one import attention_s1, top_singular_value
+from attnspec.experiments.trials import run_ladder
+from attnspec.models.attention import draw_scores, row_softmax
+from attnspec.models.interlacing import rank_one_interlacing_violation
+from attnspec.models.ladder import MODEL_NAMES, REFERENCE
+from attnspec.models.nonlinearity import Q, f, taylor_exp, theta_f, theta_q
+from attnspec.models.notation import SYMBOLS, symbol
+from attnspec.models.quadrature import gaussian_expectation, thetas
+from attnspec.numerics.spectra import METRICS, cdf_difference, ecdf
+from attnspec.publish.report import decimals_for, format_uncertain, significant
 
 
 def test_top_singular_value_matches_svd():

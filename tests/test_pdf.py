@@ -13,8 +13,9 @@ import subprocess
 
 import pytest
 
-from attnspec.chapters import EXECUTED, chapters, toc_chapter_names
-from attnspec.pdf import TARGET
+from attnspec.core.paths import EXECUTED
+from attnspec.publish.chapters import chapters, toc_chapter_names
+from attnspec.publish.pdf import TARGET
 
 pytestmark = [
     pytest.mark.skipif(

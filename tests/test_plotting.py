@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 
 import numpy as np
 
-from attnspec import plotting
+from attnspec.publish import plotting
 
 
 def test_new_figures_draw_their_curves_and_labels():

@@ -13,18 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnspec.errors import InvalidInput
-from attnspec.real import (
-    MODELS,
-    TEXT_NAMES,
-    attention_maps,
-    excerpt,
-    get_model,
-    minilm,
-    read_text,
-    smollm,
-)
+from attnspec.core.errors import InvalidInput
+from attnspec.real import minilm, smollm
+from attnspec.real.models import MODELS, attention_maps, get_model
 from attnspec.real.ops import attention_softmax
+from attnspec.real.texts import TEXT_NAMES, excerpt, read_text
 from attnspec.real.weights import WeightsNotInstalledError, package_file
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "real_reference.json").read_text())

@@ -10,21 +10,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attnspec import spectra
-from attnspec.attention import row_softmax
-from attnspec.real import (
-    circular,
-    get_model,
-    head_spectra,
-    iter_layers,
-    measure,
-    read_text,
-    rotation,
-    summary,
-    uncertainty,
-)
+from attnspec.models.attention import row_softmax
+from attnspec.numerics import spectra
+from attnspec.numerics.spectra import wasserstein1
+from attnspec.real import circular, head_spectra, measure, rotation, summary, uncertainty
+from attnspec.real.models import get_model, iter_layers
 from attnspec.real.ops import attention_softmax
-from attnspec.spectra import wasserstein1
+from attnspec.real.texts import read_text
 
 
 def _installed(module: str) -> bool:
@@ -399,7 +391,7 @@ def test_haar_floor_is_reproducible_and_ordered():
 
 
 def test_formatters_for_the_real_chapter():
-    from attnspec.report import fixed, per_model, with_interval
+    from attnspec.publish.report import fixed, per_model, with_interval
 
     assert fixed(-0.00001) == "0.0000" and fixed(float("nan")) == "–" and fixed(None) == "–"
     assert with_interval(0.12345, 0.1, 0.2, 3) == "0.123 [0.100, 0.200]"
@@ -421,7 +413,7 @@ def test_paper_values_are_transcribed_once():
 
 
 def test_integer_arguments_are_checked_with_one_message_style():
-    from attnspec.errors import InvalidInput
+    from attnspec.core.errors import InvalidInput
 
     S = np.eye(4)
     with pytest.raises(InvalidInput, match=r"rank=0 is out of range: must be an int >= 1"):

@@ -3,7 +3,7 @@
 import json
 import math
 
-from attnspec.report import (
+from attnspec.publish.report import (
     ONE_OR_TWO,
     Claim,
     claims_from_markdown,

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.chapters import ROOT, toc_chapter_names
+from attnspec.core.paths import ROOT
+from attnspec.publish.chapters import toc_chapter_names
 
 
 @pytest.fixture(scope="module")

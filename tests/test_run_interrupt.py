@@ -53,7 +53,7 @@ def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
 
 
 def test_cleanup_now_removes_folders_and_kills_children(tmp_path):
-    from attnspec import cleanup
+    from attnspec.core import cleanup
 
     with cleanup.temporary_folder(tmp_path, ".x-") as folder:
         (folder / "partial.ipynb").write_text("{")

@@ -1,4 +1,4 @@
-"""Tests of attnspec.smooth_cdf against closed forms (Marchenko–Pastur, polynomials)."""
+"""Tests of attnspec.numerics.smooth_cdf against closed forms (Marchenko–Pastur, polynomials)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.marchenko_pastur import MarchenkoPastur
-from attnspec.smooth_cdf import (
+from attnspec.laws.marchenko_pastur import MarchenkoPastur
+from attnspec.numerics.smooth_cdf import (
     SmoothCDF,
     bisect_increasing,
     smap,
@@ -85,7 +85,7 @@ def test_substitution_and_bisection():
 def test_dct2_is_scipys_type_2_dct():
     from scipy.fft import dct
 
-    from attnspec.smooth_cdf import dct2
+    from attnspec.numerics.smooth_cdf import dct2
 
     for n in (1, 2, 7, 64, 1000):
         x = np.random.default_rng(n).standard_normal(n)
@@ -95,7 +95,7 @@ def test_dct2_is_scipys_type_2_dct():
 def test_bisect_root_agrees_with_brentq_to_round_off():
     from scipy.optimize import brentq
 
-    from attnspec.smooth_cdf import bisect_root
+    from attnspec.numerics.smooth_cdf import bisect_root
 
     def p(w):
         return w**3 - 2.0 * w - 5.0

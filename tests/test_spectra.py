@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from attnspec.spectra import (
+from attnspec.numerics.spectra import (
     bulk,
     histogram_density,
     ks_distance,
@@ -93,8 +93,8 @@ def _law_sample(rng, size):
 
 @pytest.mark.parametrize("removed", [0, 3, 20])
 def test_ks_below_quantile_of_a_sample_from_the_law_is_at_noise_level(removed):
-    from attnspec.spectra import ks_to_law_below_quantile
-    from attnspec.theory import MarchenkoPastur
+    from attnspec.laws.marchenko_pastur import MarchenkoPastur
+    from attnspec.numerics.spectra import ks_to_law_below_quantile
 
     law = MarchenkoPastur(1.0)
     rng = np.random.default_rng(7)
@@ -116,8 +116,8 @@ def test_ks_below_quantile_of_a_sample_from_the_law_is_at_noise_level(removed):
 
 
 def test_ks_below_quantile_without_removal_is_the_ordinary_distance():
-    from attnspec.spectra import ks_to_law_below_quantile
-    from attnspec.theory import MarchenkoPastur
+    from attnspec.laws.marchenko_pastur import MarchenkoPastur
+    from attnspec.numerics.spectra import ks_to_law_below_quantile
 
     law = MarchenkoPastur(1.0)
     s2 = _law_sample(np.random.default_rng(1), 300)
@@ -127,8 +127,8 @@ def test_ks_below_quantile_without_removal_is_the_ordinary_distance():
 
 
 def test_ks_below_quantile_rejects_a_bulk_that_is_not_whole_spectra():
-    from attnspec.errors import InvalidInput
-    from attnspec.spectra import ks_to_law_below_quantile
+    from attnspec.core.errors import InvalidInput
+    from attnspec.numerics.spectra import ks_to_law_below_quantile
 
     with pytest.raises(InvalidInput, match="removed=3"):
         ks_to_law_below_quantile(np.ones(10), stats.norm.cdf, stats.norm.ppf, 10, 3)
@@ -137,8 +137,8 @@ def test_ks_below_quantile_rejects_a_bulk_that_is_not_whole_spectra():
 
 
 def test_metric_registry():
-    from attnspec.errors import InvalidInput
-    from attnspec.spectra import METRICS, distance
+    from attnspec.core.errors import InvalidInput
+    from attnspec.numerics.spectra import METRICS, distance
 
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal(500), rng.standard_normal(400) + 0.3

@@ -19,19 +19,19 @@ import numpy as np
 import pytest
 from distributed import LocalCluster
 
-from attnspec import sweep
 from attnspec.cli import main
-from attnspec.experiment import run_ladder, trial
-from attnspec.sweep import (
+from attnspec.experiments import sweep
+from attnspec.experiments.sweep import (
     SweepResult,
     cached_trial,
-    ks_to_limit_law,
     local_cluster,
     make_grid,
     run_sweep,
     to_csv,
     trial_entry,
 )
+from attnspec.experiments.trials import run_ladder, trial
+from attnspec.laws.distance import ks_to_limit_law
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
 #: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt
@@ -149,7 +149,7 @@ def test_sweep_of_a_subset_of_rungs(cache_dir):
 
 
 def test_grid_defaults_come_from_the_parameter_registry():
-    from attnspec.config import PARAMETERS
+    from attnspec.core.config import PARAMETERS
 
     cfg = make_grid([64], [1.0])[0]
     assert (cfg.trials, cfg.seed, cfg.c_poly, cfg.remove_top_k) == tuple(

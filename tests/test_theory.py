@@ -1,4 +1,5 @@
-"""Tests of attnspec.theory: the Gaussian-equivalent limit law, Marchenko–Pastur, normalizer_std."""
+"""Tests of attnspec.laws.predictions: the Gaussian-equivalent limit law, Marchenko–Pastur,
+normalizer_std."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
-from attnspec.errors import InvalidInput
-from attnspec.nonlinearity import theta_f, theta_q
-from attnspec.theory import GaussianEquivalentLaw, MarchenkoPastur, normalizer_std
+from attnspec.core.errors import InvalidInput
+from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
+from attnspec.laws.marchenko_pastur import MarchenkoPastur
+from attnspec.laws.predictions import normalizer_std
+from attnspec.models.nonlinearity import theta_f, theta_q
 
 BETA1 = (math.e - 1.0, 1.0)  # theta_f(1)
 PARAMS = [

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from attnspec import validate
-from attnspec.errors import InvalidInput
+from attnspec.core import validate
+from attnspec.core.errors import InvalidInput
 
 
 def test_values_in_range_come_back_converted():

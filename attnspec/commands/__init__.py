@@ -4,7 +4,3 @@ A command module imports only :mod:`argparse` and :mod:`attnspec.commands.option
 it computes with (numpy, scipy, papermill, Dask, ...) is imported inside ``run``, so that building
 the parser, and ``attnspec --help``, stay fast.
 """
-
-from . import chapters, diff, ladder, law, notebooks, run, sweep
-
-COMMANDS = [ladder, chapters, run, sweep, law, diff, notebooks]

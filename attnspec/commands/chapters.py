@@ -14,7 +14,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ..chapters import chapters
+    from ..publish.chapters import chapters
 
     listed = chapters()
     if args.json:

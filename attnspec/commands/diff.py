@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import InvalidInput
+from ..core.errors import InvalidInput
 from .options import add_output, output_option
 
 
@@ -32,8 +32,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..atomic import check_writable, write_json
-    from ..provenance import diff, format_text, load, published
+    from ..core.atomic import check_writable, write_json
+    from ..publish.provenance import diff, format_text, load, published
 
     if args.output:
         try:

@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
 
 
 def format_summary(s: dict) -> str:
-    from ..ladder import MODEL_NAMES, REFERENCE
+    from ..models.ladder import MODEL_NAMES, REFERENCE
 
     lines = [
         f"d = {s['d']}, beta = {s['beta']:g}, trials = {s['trials']}, seed = {s['seed']}, "
@@ -57,9 +57,9 @@ def finite_or_null(value):
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..atomic import check_writable, write_json
-    from ..config import Config
-    from ..experiment import run_ladder
+    from ..core.atomic import check_writable, write_json
+    from ..core.config import Config
+    from ..experiments.trials import run_ladder
 
     cfg = Config(**parse_parameters(args, OPTIONS))
     if args.output is not None:

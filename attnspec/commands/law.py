@@ -6,12 +6,12 @@ import argparse
 import math
 from typing import TYPE_CHECKING
 
-from ..config import PARAMETERS
-from ..errors import InvalidInput
+from ..core.config import PARAMETERS
+from ..core.errors import InvalidInput
 from .options import add_output, output_option
 
 if TYPE_CHECKING:
-    from ..theory import GaussianEquivalentLaw
+    from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 
 #: fractions of the edge at which the law is evaluated when --at is not given (4 significant digits)
 DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -75,7 +75,7 @@ def parse_points(text: str) -> list[float]:
 
 def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     """The law from ``--beta`` or ``--theta1``/``--theta2`` (both or neither), and its origin."""
-    from ..theory import GaussianEquivalentLaw
+    from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 
     beta = PARAMETERS["beta"].parse(args.beta)
     if (args.theta1 is None) != (args.theta2 is None):
@@ -113,7 +113,7 @@ def _inf(x: float | None) -> float:
 
 
 def format_summary(s: dict, origin: str) -> str:
-    from ..theory import MarchenkoPastur
+    from ..laws.marchenko_pastur import MarchenkoPastur
 
     var = s["theta1"] * s["theta1"] + s["theta2"] * s["theta2"]
     mp_edge = MarchenkoPastur(s["theta1"]).edge
@@ -134,7 +134,7 @@ def format_summary(s: dict, origin: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..atomic import check_writable, write_json
+    from ..core.atomic import check_writable, write_json
 
     points = parse_points(args.at) if args.at is not None else None
     law, origin = build_law(args)

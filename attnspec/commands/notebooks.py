@@ -2,9 +2,10 @@
 
 What ``make notebooks`` does: every chapter (or each chapter named) is executed at its defaults and
 stored in ``book/chapters/`` with its results file, without timing metadata, so that re-execution
-leaves no diff (:func:`attnspec.chapters.execute`); then the generated pages, which read the stored
-chapters, are executed and stored in ``book/`` (:func:`attnspec.pages.execute`). A NAME may also be
-a page: naming only pages executes only those pages. Every name is checked before anything runs.
+leaves no diff (:func:`attnspec.publish.chapters.execute`); then the generated pages, which read the
+stored chapters, are executed and stored in ``book/`` (:func:`attnspec.publish.pages.execute`). A
+NAME may also be a page: naming only pages executes only those pages. Every name is checked before
+anything runs.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ def plan(names: list[str], no_pages: bool = False) -> tuple[list[str], list[str]
     InvalidInput
         naming an unknown name and listing the chapters and the pages.
     """
-    from ..chapters import check_data, toc_chapter_names
-    from ..errors import InvalidInput
-    from ..pages import PAGES
+    from ..core.errors import InvalidInput
+    from ..publish.chapters import check_data, toc_chapter_names
+    from ..publish.pages import PAGES
 
     check_data()
     all_chapters = toc_chapter_names()
@@ -62,14 +63,16 @@ def plan(names: list[str], no_pages: bool = False) -> tuple[list[str], list[str]
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..chapters import EXECUTED, execute
-    from ..cleanup import interrupts
-    from ..pages import execute as execute_page
+    from ..core.cleanup import interrupts
+    from ..core.paths import EXECUTED
+    from ..publish.chapters import execute
+    from ..publish.pages import execute as execute_page
 
     chapters, pages = plan(args.names, args.no_pages)
     written: list[Path] = []
-    # a chapter's kernel and temporary folder are registered with attnspec.cleanup: on Ctrl-C or
-    # SIGTERM they are removed and the command stops at once; a page's kernel is stopped by nbclient
+    # a chapter's kernel and temporary folder are registered with attnspec.core.cleanup: on Ctrl-C
+    # or SIGTERM they are removed and the command stops at once; a page's kernel is stopped by
+    # nbclient
     with interrupts(written, "notebooks"):
         for name in chapters:
             print(f"executing {name}", flush=True)

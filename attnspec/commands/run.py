@@ -3,8 +3,8 @@
 Every name, type and range, and every rule between parameters, is checked before a kernel starts; a
 name may be spelled with underscores or dashes (``remove_top_k``, ``remove-top-k``). DIR is created
 (parents included). It receives ``CHAPTER.ipynb``, ``CHAPTER.results.json`` and with ``--html`` a
-self-contained page rendered by the book's own pipeline (:mod:`attnspec.render`). Ctrl-C or SIGTERM
-stops with one line and status 130 or 143, leaving no partial or temporary file.
+self-contained page rendered by the book's own pipeline (:mod:`attnspec.publish.render`). Ctrl-C or
+SIGTERM stops with one line and status 130 or 143, leaving no partial or temporary file.
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..chapters import chapter, execute
-    from ..cleanup import interrupts
-    from ..errors import InvalidInput
+    from ..core.cleanup import interrupts
+    from ..core.errors import InvalidInput
+    from ..publish.chapters import chapter, execute
 
     written: list[Path] = []
     with interrupts(written, "run"):
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         notebook = execute(chap.name, overrides, out_dir / f"{chap.name}.ipynb")
         written += [out_dir / notebook.name, out_dir / f"{chap.name}.results.json"]
         if args.html:
-            from ..render import render_html
+            from ..publish.render import render_html
 
             written.append(render_html(out_dir / notebook.name))
     for path in written:

@@ -8,12 +8,12 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..config import PARAMETERS
-from ..errors import InvalidInput
+from ..core.config import PARAMETERS
+from ..core.errors import InvalidInput
 from .options import add_output, add_parameter_options, output_option, parse_parameters
 
 if TYPE_CHECKING:
-    from ..sweep import SweepResult
+    from ..experiments.sweep import SweepResult
 
 OPTIONS = ["trials", "seed", "remove_top_k", "c_poly"]
 LISTS = ["d", "beta"]
@@ -70,8 +70,8 @@ def parse_workers(text: str | None) -> int | None:
 
 def format_pooled(result: SweepResult) -> str:
     """The pooled table with fixed decimals, one line per (d, beta, model)."""
-    from ..ladder import REFERENCE
-    from ..sweep import COLUMNS
+    from ..experiments.sweep import COLUMNS
+    from ..models.ladder import REFERENCE
 
     names = list(COLUMNS)
     head = f"{'d':>6}  {'beta':>6}  {'model':>14}  " + "  ".join(f"{n:>8}" for n in names)
@@ -101,8 +101,8 @@ def interrupt_guard():
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..atomic import check_writable
-    from ..sweep import check_workers, make_grid, run_sweep, to_csv
+    from ..core.atomic import check_writable
+    from ..experiments.sweep import check_workers, make_grid, run_sweep, to_csv
 
     lists = {name: parse_list(name, getattr(args, name)) for name in LISTS}
     params = parse_parameters(args, OPTIONS)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import validate
-from attnspec.errors import InvalidInput
+from attnspec.core import validate
+from attnspec.core.errors import InvalidInput
 
 #: Bins of the eigen-angle histogram for the KL divergence (the paper's choice).
 ANGLE_BINS = 50

@@ -3,23 +3,23 @@ r"""Attention spectra of one head against its canonical counterpart.
 The spectral-degeneration paper (2025) compares each real head with the canonical map built from
 the same score singular values: :math:`\operatorname{softmax}(\Sigma)` with
 :math:`\Sigma = \operatorname{diag}(\sigma_1(S), \dots, \sigma_r(S), 0, \dots, 0)`, without a mask
-(encoder) or with the causal mask (decoder), from :mod:`attnspec.canonical`.
+(encoder) or with the causal mask (decoder), from :mod:`attnspec.canonical.model`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from attnspec import canonical
-from attnspec.errors import InvalidInput
-from attnspec.spectra import squared_singular_values, wasserstein1
+from attnspec.canonical import model
+from attnspec.core.errors import InvalidInput
+from attnspec.numerics.spectra import squared_singular_values, wasserstein1
 
 
 def singular_values(A: np.ndarray) -> np.ndarray:
     r"""Singular values :math:`\sigma_i(A)`, descending, from :math:`\operatorname{eigvalsh}(A
     A^\top)`.
 
-    Computed in float64 (:func:`attnspec.spectra.squared_singular_values`).
+    Computed in float64 (:func:`attnspec.numerics.spectra.squared_singular_values`).
     """
     return np.sqrt(squared_singular_values(np.asarray(A, dtype=float)))
 
@@ -45,13 +45,14 @@ def canonical_singular_values(sigma_S, n: int, causal: bool) -> np.ndarray:
     :func:`canonical_scores`, row-wise, with the causal mask if ``causal``: the real against
     canonical comparison of the spectral-degeneration paper ("Spectral Degeneration of
     Self-Attention under Isotropic Score Geometry"). Bidirectional: exact reduction by distinct
-    scores (:func:`attnspec.canonical.bidirectional_singular_values`, :math:`O(r^3)`); causal: dense
-    Gram eigenproblem (:func:`attnspec.canonical.causal_singular_values`, :math:`O(n^3)`).
+    scores (:func:`attnspec.canonical.model.bidirectional_singular_values`, :math:`O(r^3)`); causal:
+    dense Gram eigenproblem (:func:`attnspec.canonical.model.causal_singular_values`,
+    :math:`O(n^3)`).
     """
     s = canonical_scores(sigma_S, n)
     if causal:
-        return canonical.causal_singular_values(s)
-    return canonical.bidirectional_singular_values(s)
+        return model.causal_singular_values(s)
+    return model.bidirectional_singular_values(s)
 
 
 def spectrum_w1(a, b) -> float:
@@ -59,8 +60,8 @@ def spectrum_w1(a, b) -> float:
     equal size n.
 
     For samples of equal size the optimal coupling matches order statistics, so this equals
-    :func:`attnspec.spectra.wasserstein1`. :math:`n W_1` is the :math:`\ell_1` distance between the
-    sorted spectra.
+    :func:`attnspec.numerics.spectra.wasserstein1`. :math:`n W_1` is the :math:`\ell_1` distance
+    between the sorted spectra.
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.ndim != 1 or a.size == 0:

@@ -16,7 +16,7 @@ distances of the eigen-angles of :math:`U_X` to the uniform law
 (:func:`attnspec.real.circular.angle_discrepancies`), one row per seeded convention.
 
 :func:`measure_text` runs a model on a text and returns a :class:`TextMeasurement`; results go
-through :func:`attnspec.cache.cached`.
+through :func:`attnspec.core.cache.cached`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import cache, validate
-from attnspec.errors import InvalidInput
+from attnspec.core import cache, validate
+from attnspec.core.errors import InvalidInput
 from attnspec.real import circular, head_spectra, rotation
 from attnspec.real.models import MODELS, get_model, iter_layers
 from attnspec.real.texts import TEXT_NAMES, read_text
@@ -345,7 +345,7 @@ def measure_text(
     The encoder runs once per length (bidirectional attention on n tokens depends on all n); the
     decoder runs once at the largest length and each length n uses the leading :math:`n \times n`
     blocks of its scores and maps and the first n rows of its token matrices, which by causality
-    are those of a run on the first n tokens. Cached with :func:`attnspec.cache.cached`.
+    are those of a run on the first n tokens. Cached with :func:`attnspec.core.cache.cached`.
 
     Parameters
     ----------

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from tokenizers import Encoding
 
-from attnspec import validate
+from attnspec.core import validate
 from attnspec.real import minilm, smollm
 from attnspec.real import trace as _trace
 from attnspec.real.trace import LayerPass, Trace
@@ -113,7 +113,7 @@ def get_model(name: str) -> ModelInfo:
 
     Raises
     ------
-    attnspec.errors.InvalidInput
+    attnspec.core.errors.InvalidInput
         If ``name`` is not a key of :data:`MODELS`; the message lists the valid names.
     """
     return MODELS[validate.choice("model", name, sorted(MODELS))]

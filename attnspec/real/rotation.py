@@ -50,8 +50,8 @@ import math
 
 import numpy as np
 
-from attnspec import validate
-from attnspec.errors import InvalidInput
+from attnspec.core import validate
+from attnspec.core.errors import InvalidInput
 
 #: Singular values of :math:`S` below this fraction of :math:`\sigma_1(S)` are round-off of the
 #: float32 product :math:`Q K^\top` (about :math:`10^{-8}` relative) and count as zero.

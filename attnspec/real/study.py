@@ -1,7 +1,7 @@
 r"""The real-attention study: both models, every text and length, summarized (one call per chapter).
 
 :func:`run_study` measures every head and layer (:func:`attnspec.real.measure.measure_text`,
-cached; one process per core, :func:`attnspec.parallel.map_processes`) and summarizes them per
+cached; one process per core, :func:`attnspec.core.parallel.map_processes`) and summarizes them per
 model and length (:mod:`attnspec.real.summary`) into a :class:`Study`. Every random choice comes
 from the root seed: bootstrap indices from child 0 of ``SeedSequence(seed)``, the seeded
 conventions and Haar floors from the streams of :func:`attnspec.real.rotation.completion_rng`.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.parallel import map_processes
+from attnspec.core.parallel import map_processes
 from attnspec.real import summary, uncertainty
 from attnspec.real.measure import HeadRecord, measure_text
 from attnspec.real.models import MODELS, get_model
@@ -56,7 +56,7 @@ class Study:
 def run_study(
     lengths, n_texts: int, max_heads: int, angle_bins: int, seed: int, conventions: int
 ) -> Study:
-    """Measure and summarize both models (parameters as in :data:`attnspec.config.PARAMETERS`)."""
+    """Measure and summarize both models (parameters: :data:`~attnspec.core.config.PARAMETERS`)."""
     ns = sorted({int(n) for n in lengths})
     texts = tuple(TEXT_NAMES[:n_texts])
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])

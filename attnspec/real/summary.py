@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import spectra
+from attnspec.numerics import spectra
 from attnspec.real import circular, head_spectra, rotation, uncertainty
 from attnspec.real.measure import HeadRecord, LayerRecord
 from attnspec.real.models import get_model

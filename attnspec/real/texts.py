@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from attnspec import validate
+from attnspec.core import validate
 from attnspec.real.models import get_model
 
 TEXT_NAMES: tuple[str, ...] = ("declaration", "lincoln", "darwin", "austen")
@@ -32,7 +32,7 @@ def read_text(name: str) -> str:
 
     Raises
     ------
-    attnspec.errors.InvalidInput
+    attnspec.core.errors.InvalidInput
         If ``name`` is not in :data:`TEXT_NAMES`.
     """
     validate.choice("text", name, TEXT_NAMES)

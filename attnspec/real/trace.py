@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec import validate
+from attnspec.core import validate
 
 MIN_TOKENS = 2
 
@@ -146,7 +146,7 @@ def check_max_tokens(max_tokens: int, limit: int, model: str) -> int:
 
     Raises
     ------
-    attnspec.errors.InvalidInput
+    attnspec.core.errors.InvalidInput
         If ``max_tokens`` is not an integer in ``[2, limit]``; the message names the parameter (with
         the model), the value and the valid range.
     """

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.errors import InvalidInput
+from attnspec.core.errors import InvalidInput
 
 #: Bootstrap replicates of every interval.
 REPS = 1000

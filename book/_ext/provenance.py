@@ -1,9 +1,9 @@
 """Sphinx extension: end every chapter page with its provenance, in a collapsible block.
 
-For a page ``NAME`` with ``NAME.results.json`` beside its notebook (written by every execution,
-see :mod:`attnspec.provenance`), the block shows the parameters and versions that produced the
-page and the exact ``attnspec run`` command that reproduces it. Nothing is added to pages
-without a results file. Loaded by ``local_mathjax`` (the book's one local extension).
+For a page ``NAME`` with ``NAME.results.json`` beside its notebook (written by every execution, see
+:mod:`attnspec.publish.provenance`), the block shows the parameters and versions that produced the
+page and the exact ``attnspec run`` command that reproduces it. Nothing is added to pages without a
+results file. Loaded by ``local_mathjax`` (the book's one local extension).
 """
 
 from __future__ import annotations

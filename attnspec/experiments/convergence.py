@@ -1,0 +1,178 @@
+r"""Convergence of each rung's bulk to the exact limit law as :math:`d` grows, and its breakdown in
+:math:`\beta`: the computations behind the convergence chapter.
+
+The distance of a bulk to a law is :func:`attnspec.numerics.spectra.ks_to_law_below_quantile` (bulk
+counted out of :math:`d`, supremum below the law's :math:`(1 - r/d)` quantile). Uncertainties are
+jackknife standard errors over trials; a rate :math:`\text{distance} \propto d^{-\text{rate}}` is
+fitted by :func:`attnspec.numerics.fitting.rate_fit_jackknife`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..laws.gaussian_equivalent import GaussianEquivalentLaw
+from ..models.nonlinearity import poly_degree
+from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit_jackknife
+from ..numerics.spectra import bulk, ks_to_law_below_quantile
+from .trials import LadderResult
+
+#: The two finite-d targets: the law of theta^f (every rung's limit) and of theta^Q at degree n_d.
+TARGETS = ("f", "q")
+
+
+@lru_cache(maxsize=256)
+def limit_law(target: str, d: int, beta: float, c_poly: float) -> GaussianEquivalentLaw | None:
+    r"""The :math:`\theta^f` law (``target="f"``) or the :math:`\theta^Q` law at degree :math:`n_d`
+    (``"q"``) at :math:`\beta`; None where it does not exist (:math:`\beta = 0`, or :math:`\theta^Q`
+    overflows)."""
+    if not beta > 0:
+        return None
+    try:
+        if target == "f":
+            return GaussianEquivalentLaw.for_f(beta)
+        return GaussianEquivalentLaw.for_q(beta, poly_degree(d, c_poly))
+    except ValueError:
+        return None
+
+
+def trial_bulks(ladder: LadderResult, model: str) -> list[np.ndarray]:
+    """The bulk (top ``remove_top_k`` removed) of every trial of ``ladder`` for rung ``model``."""
+    return [bulk(t[model], ladder.config.remove_top_k) for t in ladder.trials]
+
+
+def bulk_distance(values: np.ndarray, law, d: int, removed: int) -> float:
+    """Kolmogorov distance of a pooled bulk to ``law`` (NaN without a law)."""
+    if law is None:
+        return float("nan")
+    return ks_to_law_below_quantile(values, law.cdf, law.ppf, d, removed)
+
+
+@dataclass(frozen=True)
+class PooledDistance:
+    """A pooled bulk's Kolmogorov distance to a law, with its jackknife standard error over
+    trials."""
+
+    ks: float
+    se: float
+
+
+def pooled_distance(ladder: LadderResult, model: str, target: str = "f") -> PooledDistance:
+    """Distance of ``model``'s pooled bulk in ``ladder`` to its ``target`` law, with the jackknife
+    over trials."""
+    cfg = ladder.config
+    law = limit_law(target, cfg.d, cfg.beta, cfg.c_poly)
+    parts = trial_bulks(ladder, model)
+    ks = bulk_distance(np.concatenate(parts), law, cfg.d, cfg.remove_top_k)
+    se = jackknife_se(
+        [bulk_distance(v, law, cfg.d, cfg.remove_top_k) for v in leave_one_out(parts)]
+    )
+    return PooledDistance(ks, se)
+
+
+@dataclass(frozen=True)
+class DistanceSeries:
+    r"""One rung's distance to a law over the sizes of a series, with the fitted rate.
+
+    Attributes
+    ----------
+    model, target : str
+        the rung (ladder name) and the law (``"f"`` or ``"q"``).
+    d, trials : array of int
+        sizes and trials per size.
+    ks, ks_se : array of float
+        pooled Kolmogorov distance and its jackknife standard error over trials (NaN with one
+        trial).
+    fit : RateFit
+        :math:`\text{ks} \propto d^{-\text{rate}}`, with the residual and the trial standard errors.
+    """
+
+    model: str
+    target: str
+    d: np.ndarray
+    trials: np.ndarray
+    ks: np.ndarray
+    ks_se: np.ndarray
+    fit: RateFit
+
+    def at(self, d: int) -> float:
+        """The distance at size ``d`` (NaN if the series does not have it)."""
+        hit = np.flatnonzero(self.d == d)
+        return float(self.ks[hit[0]]) if hit.size else float("nan")
+
+
+def distance_series(
+    ladders: Sequence[LadderResult], model: str, target: str = "f"
+) -> DistanceSeries:
+    """The distance of ``model``'s bulk to its ``target`` law at every ladder (one per size, same
+    beta)."""
+    ladders = sorted(ladders, key=lambda L: L.config.d)
+    cfgs = [L.config for L in ladders]
+    laws = [limit_law(target, c.d, c.beta, c.c_poly) for c in cfgs]
+    parts = [trial_bulks(L, model) for L in ladders]
+
+    def dist(i: int, values: np.ndarray) -> float:
+        return bulk_distance(values, laws[i], cfgs[i].d, cfgs[i].remove_top_k)
+
+    ks = np.array([dist(i, np.concatenate(p)) for i, p in enumerate(parts)])
+    se = np.array(
+        [jackknife_se([dist(i, v) for v in leave_one_out(p)]) for i, p in enumerate(parts)]
+    )
+    d = np.array([c.d for c in cfgs])
+    fit = rate_fit_jackknife(d, parts, dist)
+    return DistanceSeries(model, target, d, np.array([len(p) for p in parts]), ks, se, fit)
+
+
+def trials_for_pooled(
+    d_values: Sequence[int], pooled_values: int, minimum: int = 1
+) -> dict[int, int]:
+    r"""Trials per size so that each pooled bulk holds at least ``pooled_values`` values:
+    :math:`\lceil \text{pooled} / d \rceil`, at least ``minimum``."""
+    return {int(d): max(minimum, math.ceil(pooled_values / d)) for d in d_values}
+
+
+def crossing(xs: Sequence[float], ys: Sequence[float], level: float) -> float:
+    """First x where ``ys`` crosses ``level`` upwards, interpolating log ys linearly in x; NaN if
+    none."""
+    for j in range(1, len(xs)):
+        if ys[j - 1] < level <= ys[j]:
+            t = (math.log(level) - math.log(ys[j - 1])) / (math.log(ys[j]) - math.log(ys[j - 1]))
+            return float(xs[j - 1] + t * (xs[j] - xs[j - 1]))
+    return float("nan")
+
+
+@dataclass(frozen=True)
+class Extrapolation:
+    r"""Where a fitted power law :math:`y = y_0 (d/d_0)^{-\text{rate}}` reaches ``level``.
+
+    ``d`` uses the fitted rate; ``d_low`` and ``d_high`` the rate plus and minus one standard error
+    (``d_high`` is infinite when rate minus one standard error is not positive). ``reached`` is True
+    when :math:`y_0` is already at or below the level.
+    """
+
+    d: float
+    d_low: float
+    d_high: float
+    reached: bool
+
+
+def extrapolate(d0: float, y0: float, rate: float, se: float, level: float) -> Extrapolation:
+    r"""Size at which :math:`y_0 (d/d_0)^{-\text{rate}}` falls to ``level``, with the range from
+    :math:`\text{rate} \pm \text{se}`."""
+    if y0 <= level:
+        return Extrapolation(d0, d0, d0, True)
+
+    def at(r: float) -> float:
+        return float(d0 * (y0 / level) ** (1 / r)) if np.isfinite(r) and r > 0 else math.inf
+
+    return Extrapolation(
+        at(rate),
+        at(rate + se) if np.isfinite(se) else math.nan,
+        at(rate - se) if np.isfinite(se) else math.nan,
+        False,
+    )

@@ -1,0 +1,3 @@
+"""The book machinery: chapter registry and execution, provenance and diff, executed notebooks,
+generated pages, tables and claims, figures, the re-run page and the PDF.
+"""

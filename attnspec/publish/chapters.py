@@ -1,0 +1,417 @@
+"""The book's chapters: MyST sources in ``notebooks/``, executed notebooks in ``book/chapters/``.
+
+A chapter is listed only when ``_toc.yml`` lists it (a chapter that is not done is not in the
+table of contents). Its short name is its file name; its parameters are read from the cell tagged
+``parameters``: one annotated assignment per line with a help comment, e.g.
+``d: int = 1000  # matrix size d = ell = d_qk``. Ranges come from
+:data:`attnspec.core.config.PARAMETERS`.
+
+``attnspec notebooks [NAME ...]`` (or ``python -m attnspec.publish.chapters execute [NAME ...]``,
+chapters only) executes chapters at their defaults and stores them without timing metadata, so
+re-execution leaves no diff; beside each notebook it writes ``NAME.results.json``
+(:mod:`attnspec.publish.provenance`). ``python -m attnspec.publish.chapters results [NAME ...]``
+derives the results files from the stored notebooks without executing them.
+
+Listing the chapters (:func:`chapter`, :func:`chapters`) reads the title and the parameters cell
+straight from the MyST text, without jupytext or nbformat, so that ``attnspec chapters`` starts
+fast; executing a chapter reads it with jupytext (:func:`read_source`).
+
+The sources and the table of contents are read from ``attnspec/_book`` (links into the checkout,
+copied into the wheel as package data), so ``attnspec chapters`` and ``attnspec run`` also work from
+an installed package.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..core import cleanup
+from ..core.atomic import write_json
+from ..core.config import PARAMETERS, Config, validate
+from ..core.errors import InvalidInput
+from ..core.paths import EXECUTED, SOURCES, TOC
+
+if TYPE_CHECKING:
+    import nbformat
+
+
+@dataclass(frozen=True)
+class ChapterParameter:
+    """A parameter of a chapter: name, type (as annotated), default and help text."""
+
+    name: str
+    type_name: str
+    default: Any
+    help: str
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "type": self.type_name,
+            "default": self.default,
+            "help": self.help,
+        }
+
+    def parse(self, text: str) -> Any:
+        """Parse a command-line value and check it against the parameter's range."""
+        return PARAMETERS[self.name].parse(text)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One chapter: short name, title, source, executed notebook and parameters."""
+
+    name: str
+    title: str
+    parameters: tuple[ChapterParameter, ...]
+
+    @property
+    def source(self) -> Path:
+        return SOURCES / f"{self.name}.md"
+
+    @property
+    def executed(self) -> Path:
+        return EXECUTED / f"{self.name}.ipynb"
+
+    def parameter(self, name: str) -> ChapterParameter:
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.parameters)
+        raise InvalidInput(
+            f"chapter {self.name!r} has no parameter {name!r}; its parameters: {known}"
+        )
+
+    def parse_parameters(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        """Parse and check ``(name, text)`` pairs given on the command line."""
+        try:
+            return {name: self.parameter(name).parse(text) for name, text in pairs}
+        except InvalidInput:
+            raise
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter at its default, in the order of the parameters cell."""
+        return {p.name: p.default for p in self.parameters}
+
+    def resolve(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The full parameter set (defaults, then ``overrides``), checked as the chapter checks it.
+
+        Each value alone and every rule between values (e.g. ``remove_top_k < d``, ``hist_min <
+        hist_max``, including rules against another parameter's default) is checked here, before
+        a kernel starts: the chapter builds :class:`attnspec.core.config.Config` from its parameters
+        (the others at their defaults), and so does this method.
+
+        Raises
+        ------
+        InvalidInput
+            naming the chapter, the parameter, its value and the valid range.
+        """
+        values = self.defaults | dict(overrides or {})
+        try:
+            for name in values:
+                self.parameter(name)
+            config_fields = {f.name for f in fields(Config)}
+            Config(**{k: v for k, v in values.items() if k in config_fields})
+            validate(values)
+            for rule in CHAPTER_RULES.get(self.name, ()):
+                rule(values)
+            top_k = values.get("remove_top_k", PARAMETERS["remove_top_k"].default)
+            if "d_values" in values and min(values["d_values"]) <= top_k:
+                raise ValueError(
+                    f"d_values={values['d_values']} is out of range: "
+                    f"each d must be > remove_top_k = {top_k}"
+                )
+        except ValueError as exc:
+            message = str(exc)
+            culprit = message.split("=", 1)[0]
+            if culprit in PARAMETERS and culprit not in values:
+                message += (
+                    f" ({culprit} is not a parameter of this chapter: its default"
+                    f" {PARAMETERS[culprit].default!r} applies)"
+                )
+            raise InvalidInput(f"{self.name}: {message}") from None
+        return values
+
+
+def _beta_positive(values: dict[str, Any]) -> None:
+    if values["beta"] == 0:
+        raise ValueError("beta=0 is out of range: must be > 0 (the limit law needs theta_1 > 0)")
+
+
+#: Rules a chapter adds to :class:`attnspec.core.config.Config`'s (the chapter raises the same error
+#: itself).
+CHAPTER_RULES = {"limit-law": (_beta_positive,)}
+
+
+def toc_chapter_names() -> list[str]:
+    """Short names of the chapters listed in ``_toc.yml``, in order."""
+    names = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            entry = node.get("file", "")
+            if entry.startswith("book/chapters/"):
+                names.append(Path(entry).name)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    import yaml
+
+    # the C parser when PyYAML has it (the same result, faster); else the pure-Python safe loader
+    walk(yaml.load(TOC.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+    return names
+
+
+def read_source(name: str) -> nbformat.NotebookNode:
+    """The MyST source of chapter ``name`` as a notebook (jupytext), with stable cell ids."""
+    import jupytext
+
+    nb = jupytext.read(SOURCES / f"{name}.md")
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"{name}-{i}"
+    return nb
+
+
+def parameters_cell(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    for cell in nb.cells:
+        if "parameters" in cell.metadata.get("tags", []):
+            return cell
+    raise InvalidInput("no cell tagged 'parameters'")
+
+
+def parse_parameters_cell(source: str) -> tuple[ChapterParameter, ...]:
+    """Read ``name: type = default  # help`` lines; every name must be in PARAMETERS."""
+    lines = source.splitlines()
+    params = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.AnnAssign) or not isinstance(node.target, ast.Name):
+            raise ValueError(
+                f"parameters cell: line {node.lineno} is not 'name: type = default  # help'"
+            )
+        name, type_name = node.target.id, ast.unparse(node.annotation)
+        if name not in PARAMETERS or type_name != PARAMETERS[name].type_name:
+            raise ValueError(
+                f"parameters cell: {name}: {type_name} is not a known parameter and its type"
+            )
+        line = lines[node.lineno - 1]
+        help_text = line.split("#", 1)[1].strip() if "#" in line else PARAMETERS[name].help
+        params.append(ChapterParameter(name, type_name, ast.literal_eval(node.value), help_text))
+    return tuple(params)
+
+
+def check_data() -> None:
+    """Raise InvalidInput (one line) when the chapter sources or the table of contents are gone."""
+    for path in (TOC, SOURCES):
+        if not path.exists():
+            raise InvalidInput(
+                f"the book's chapter sources are missing: {path} not found "
+                "(reinstall attnspec from a checkout with `pip install .`)"
+            )
+
+
+#: A MyST code cell: fence, then options (``:key: value`` lines or a ``---`` YAML block) and body.
+_CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+_FRONT_MATTER = re.compile(r"\A---\n.*?^---[ \t]*\n", re.M | re.S)
+
+
+def _cell_options_and_body(body: str) -> tuple[str, str]:
+    """Split a code cell's text into its options and its source (as jupytext does for MyST)."""
+    lines = body.splitlines()
+    if lines and lines[0].strip() == "---":
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+        options, rest = lines[1:end], lines[end + 1 :]
+    else:
+        n = next((i for i, line in enumerate(lines) if not line.startswith(":")), len(lines))
+        options, rest = lines[:n], lines[n:]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    while rest and not rest[-1].strip():
+        rest = rest[:-1]
+    return "\n".join(options), "\n".join(rest)
+
+
+def read_listing(name: str) -> tuple[str, str]:
+    """Title and parameters-cell source of chapter ``name``, read from the MyST text directly.
+
+    The title is the first line of the first Markdown text after the front matter, without its
+    leading ``#``; the parameters cell is the code cell whose tags include ``parameters``. The
+    results equal those read through jupytext (:func:`read_source`), which the tests check.
+    """
+    text = (SOURCES / f"{name}.md").read_text()
+    text = _FRONT_MATTER.sub("", text, count=1)
+    first_code = _CODE_CELL.search(text)
+    markdown = text[: first_code.start()] if first_code else text
+    title = next((line for line in markdown.splitlines() if line.strip()), "").lstrip("# ")
+    for match in _CODE_CELL.finditer(text):
+        options, source = _cell_options_and_body(match.group("body"))
+        if re.search(r"\btags:\s*\[[^\]]*\bparameters\b", options) or re.search(
+            r"^\s*-\s*parameters\s*$", options, re.M
+        ):
+            return title, source
+    raise InvalidInput("no cell tagged 'parameters'")
+
+
+def chapter(name: str, names: list[str] | None = None) -> Chapter:
+    """The chapter with short name ``name`` (as listed by :func:`chapters`).
+
+    ``names`` are the chapters of the table of contents, if the caller has read them already.
+    """
+    check_data()
+    names = toc_chapter_names() if names is None else names
+    if name not in names:
+        raise InvalidInput(f"unknown chapter {name!r}; chapters: {', '.join(names)}")
+    title, source = read_listing(name)
+    return Chapter(name, title, parse_parameters_cell(source))
+
+
+def chapters() -> list[Chapter]:
+    """All chapters in table-of-contents order."""
+    check_data()
+    names = toc_chapter_names()
+    return [chapter(name, names) for name in names]
+
+
+def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Remove timing and papermill metadata so that re-execution leaves no diff."""
+    nb.metadata.pop("papermill", None)
+    for cell in nb.cells:
+        cell.metadata.pop("papermill", None)
+        cell.metadata.pop("execution", None)
+    return nb
+
+
+def _kernel_manager_class(work: Path):
+    """A kernel manager: the kernel's connection file in ``work``, its log off the terminal.
+
+    The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
+    errors in cells still reach the notebook. Every manager is registered with
+    :mod:`attnspec.core.cleanup`.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.connection_file = str(work / "kernel.json")
+            cleanup.track_kernel(self)
+
+        async def start_kernel(self, **kwargs):
+            kwargs.setdefault("stdout", subprocess.DEVNULL)
+            kwargs.setdefault("stderr", subprocess.DEVNULL)
+            return await super().start_kernel(**kwargs)
+
+    return QuietKernelManager
+
+
+def _shutdown() -> None:
+    """Stop every kernel still running (after an interrupt during start-up or execution)."""
+    from jupyter_client.utils import run_sync
+
+    for km in cleanup.kernels():
+        try:
+            if km.has_kernel:
+                run_sync(km.shutdown_kernel)(now=True)
+            run_sync(km.cleanup_resources)()
+        except Exception:  # the kernel is already gone
+            pass
+        cleanup.untrack_kernel(km)
+
+
+def execute(
+    name: str, parameters: dict[str, Any] | None, output: Path, cwd: Path | None = None
+) -> Path:
+    """Execute chapter ``name`` with papermill; write the notebook and its results file, atomically.
+
+    ``parameters`` are the overrides (checked by :meth:`Chapter.resolve` before the kernel starts).
+    Everything temporary lives in a hidden folder inside ``output``'s folder (registered with
+    :mod:`attnspec.core.cleanup`), removed in any case; the notebook and ``CHAPTER.results.json``
+    are moved into place whole (:func:`os.replace`). A failed or interrupted run leaves nothing
+    partial, neither there nor in the system's temporary folder. The notebook's metadata
+    ``attnspec`` records the parameters and the versions it ran with; the results file holds every
+    glued value and claim (:func:`attnspec.publish.provenance.results`). The kernel runs in ``cwd``
+    (default: ``output``'s folder) and logs nothing to the terminal.
+    """
+    import nbformat
+    import papermill
+
+    from . import provenance
+
+    chap = chapter(name)
+    values = chap.resolve(parameters)
+    output = Path(output).resolve()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with cleanup.temporary_folder(output.parent, f".{name}-") as work:
+        tmp_in, tmp_out = work / "input.ipynb", work / "output.ipynb"
+        nbformat.write(read_source(name), tmp_in)
+        quiet = [
+            logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")
+        ]
+        levels = [log.level for log in quiet]
+        for log in quiet:
+            log.setLevel(logging.ERROR)
+        try:
+            papermill.execute_notebook(
+                str(tmp_in),
+                str(tmp_out),
+                parameters=parameters or {},
+                cwd=str(cwd or output.parent),
+                progress_bar=False,
+                kernel_name="python3",
+                log_output=False,
+                kernel_manager_class=_kernel_manager_class(work),
+            )
+        finally:
+            _shutdown()
+            for log, level in zip(quiet, levels, strict=True):
+                log.setLevel(level)
+        nb = strip_volatile_metadata(nbformat.read(tmp_out, as_version=4))
+        nb.metadata["attnspec"] = provenance.notebook_metadata(name, values)
+        nbformat.write(nb, work / "final.ipynb")
+        write_json(work / "final.json", provenance.results(name, values, nb))
+        os.chmod(work / "final.ipynb", 0o644)
+        os.chmod(work / "final.json", 0o644)
+        os.replace(work / "final.ipynb", output)
+        os.replace(work / "final.json", provenance.results_path(output))
+    return output
+
+
+def main(argv: list[str]) -> int:
+    usage = "usage: python -m attnspec.publish.chapters {execute,results} [NAME ...]"
+    if not argv or argv[0] not in ("execute", "results"):
+        print(usage, file=sys.stderr)
+        return 2
+    import nbformat
+
+    from . import provenance
+
+    for name in argv[1:] or toc_chapter_names():
+        if argv[0] == "execute":
+            print(f"executing {name}", flush=True)
+            execute(name, None, EXECUTED / f"{name}.ipynb", cwd=EXECUTED)
+        else:
+            notebook = EXECUTED / f"{name}.ipynb"
+            nb = nbformat.read(notebook, as_version=4)
+            values = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
+            print(
+                f"wrote {provenance.write_results(notebook, name, values, nb, stored=True)}",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,473 @@
+"""The book's generated front and back matter: Main results (the introduction), Findings, Notation.
+
+These pages are executed notebooks like the chapters, but they compute nothing themselves: their
+hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values and embedded
+claims, through :mod:`attnspec.publish.executed`) and display them. So every number they show is a
+number a chapter computed, and a page is re-executed after the chapters are:
+
+    attnspec notebooks                       # every chapter, then every page
+    python -m attnspec.publish.pages execute            # all pages, after the chapters
+    python -m attnspec.publish.pages execute findings   # one page
+    python -m attnspec.publish.pages check              # pages showing a missing value (exit 1)
+
+A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
+``book/NAME.ipynb`` and nbval-tested like a chapter. A value a page asks for and a chapter does not
+glue (a renamed key, a chapter not executed) is shown in place as a visible *missing* marker and
+listed in a warning box at the top of the page; nothing raises.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jupytext
+import nbformat
+
+from ..core.atomic import atomic_path
+from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
+from ..models.ladder import LADDER
+from ..models.notation import SYMBOLS as RUNG_SYMBOLS
+from .chapters import strip_volatile_metadata, toc_chapter_names
+from .executed import GluedValue, claims, glued_values, read
+from .report import markdown_table
+
+PAGES = ("intro", "findings", "notation")
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def rung_symbol(name: str) -> str:
+    """The LaTeX symbol of rung ``name`` (falls back to the rung's definition, then to its name)."""
+    if name in RUNG_SYMBOLS:
+        return RUNG_SYMBOLS[name]
+    if name in LADDER:
+        return LADDER[name].latex
+    return rf"\mathtt{{{name}}}"
+
+
+def scientific(x: float, digits: int = 2) -> str:
+    """``x`` with ``digits`` significant digits as ``m × 10ᵉ`` (Unicode superscripts).
+
+    For example ``6.1 × 10⁶``.
+    """
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = round(x / 10**exponent, digits - 1)
+    if abs(mantissa) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    if exponent == 0:
+        return f"{mantissa:.{digits - 1}f}"
+    return f"{mantissa:.{digits - 1}f} × 10{str(exponent).translate(SUPERSCRIPTS)}"
+
+
+def missing_marker(chapter: str, key: str) -> str:
+    """The visible text shown in place of a value that chapter ``chapter`` does not glue."""
+    return f"**[missing: `{key}` of {chapter}]**"
+
+
+@dataclass(frozen=True)
+class StoredValue:
+    """A value read from a stored chapter notebook; ``text`` is what a page shows, or the marker."""
+
+    chapter: str
+    key: str
+    text: str
+    number: float | None
+    found: bool
+
+
+@dataclass(frozen=True)
+class Farthest:
+    """The rung whose bulk is farthest from the reference in one distance, with the noise floor."""
+
+    metric: str
+    rung: str | None
+    distance: float | None
+    floor: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """Distance over noise floor, or None when either is unknown."""
+        if self.distance is None or not self.floor:
+            return None
+        return self.distance / self.floor
+
+
+@dataclass(frozen=True)
+class ChapterClaims:
+    """The claims embedded in one stored chapter notebook."""
+
+    chapter: str
+    title: str
+    number: (
+        int  # the chapter's number in the book (chapters are numbered in table-of-contents order)
+    )
+    claims: tuple[dict, ...]
+
+    @property
+    def held(self) -> int:
+        return sum(bool(c.get("holds")) for c in self.claims)
+
+
+@dataclass
+class StoredChapters:
+    """The stored chapter notebooks of the book, read once, and the values the pages took from them.
+
+    Parameters
+    ----------
+    directory
+        Folder of the executed chapter notebooks (``book/chapters``).
+    names
+        Chapter short names, in book order (default: the chapters listed in ``_toc.yml``).
+    """
+
+    directory: Path = EXECUTED
+    names: list[str] | None = None
+    used: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _notebooks: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.directory = Path(self.directory)
+        if self.names is None:
+            self.names = toc_chapter_names()
+
+    def notebook(self, chapter: str):
+        """The stored notebook of ``chapter``, or None when it has not been executed."""
+        if chapter not in self._notebooks:
+            path = self.directory / f"{chapter}.ipynb"
+            self._notebooks[chapter] = read(path) if path.is_file() else None
+        return self._notebooks[chapter]
+
+    def values(self, chapter: str) -> dict[str, GluedValue]:
+        nb = self.notebook(chapter)
+        return glued_values(nb) if nb is not None else {}
+
+    def title(self, chapter: str) -> str:
+        """The chapter's title (its first level-one heading), or its short name."""
+        nb = self.notebook(chapter)
+        for cell in nb.cells if nb is not None else []:
+            if cell.cell_type == "markdown":
+                for line in cell.source.splitlines():
+                    if line.startswith("# "):
+                        return line[2:].strip()
+        return chapter
+
+    def value(self, chapter: str, key: str, fmt: str = "") -> StoredValue:
+        """Glued value ``key`` of ``chapter``, formatted for prose.
+
+        ``fmt`` is empty (the chapter's own rounding; ``1.1e-05`` is shown as ``1.1 × 10⁻⁵``), a
+        format spec such as ``".3f"``, or ``"sci"`` (two significant digits, ``6.1 × 10⁶``). A
+        missing key gives the missing marker.
+        """
+        glued = self.values(chapter).get(key)
+        self.used[(chapter, key)] = glued is not None
+        if glued is None:
+            return StoredValue(chapter, key, missing_marker(chapter, key), None, False)
+        text = glued.text
+        if glued.number is not None and not fmt and "e" in text.lower():
+            mantissa = text.lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+            text = scientific(glued.number, max(len(mantissa), 1))
+        elif glued.number is not None and fmt == "sci":
+            text = scientific(glued.number)
+        elif glued.number is not None and fmt:
+            text = format(glued.number, fmt)
+        elif glued.kind == "text" and len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]
+        return StoredValue(chapter, key, text, glued.number, True)
+
+    def md(self, chapter: str, key: str, fmt: str = ""):
+        """:meth:`value` as an IPython ``Markdown`` object, ready for ``glue`` and ``{glue:md}``."""
+        from IPython.display import Markdown
+
+        return Markdown(self.value(chapter, key, fmt).text)
+
+    def farthest(self, chapter: str, metric: str, prefix: str = "bulk") -> Farthest:
+        """The rung with the largest glued distance ``{prefix}_{metric}_{rung}``.
+
+        The result also holds the noise floor, ``{prefix}_{metric}_floor``.
+        """
+        values = self.values(chapter)
+        found = {
+            name: values[f"{prefix}_{metric}_{name}"].number
+            for name in LADDER
+            if f"{prefix}_{metric}_{name}" in values
+            and values[f"{prefix}_{metric}_{name}"].number is not None
+        }
+        floor = values.get(f"{prefix}_{metric}_floor")
+        self.used[(chapter, f"{prefix}_{metric}_<rung>")] = bool(found)
+        self.used[(chapter, f"{prefix}_{metric}_floor")] = floor is not None
+        if not found:
+            return Farthest(metric, None, None, floor.number if floor else None)
+        rung = max(found, key=found.get)
+        return Farthest(metric, rung, found[rung], floor.number if floor else None)
+
+    def missing(self) -> list[tuple[str, str]]:
+        """The (chapter, key) pairs asked for and not found, in order of asking."""
+        return [pair for pair, ok in self.used.items() if not ok]
+
+    def missing_note(self) -> str:
+        """A warning box listing every value asked for and not found; empty when all were found."""
+        gone = self.missing()
+        if not gone:
+            return ""
+        items = "\n".join(f"- `{key}` of chapter *{chapter}*" for chapter, key in gone)
+        return (
+            f":::{{warning}}\nThis page asks the stored chapters for {len(gone)} value(s) they do "
+            f"not glue; each is marked *missing* where it would appear:\n\n{items}\n:::"
+        )
+
+    def chapter_claims(self) -> list[ChapterClaims]:
+        """The embedded claims of every chapter, in book order."""
+        out = []
+        for number, name in enumerate(self.names, start=1):
+            nb = self.notebook(name)
+            out.append(
+                ChapterClaims(
+                    name, self.title(name), number, tuple(claims(nb)) if nb is not None else ()
+                )
+            )
+        return out
+
+
+def chapter_link(chapter: str, title: str, base: str = "chapters/") -> str:
+    """A Markdown link from a page in ``book/`` to a chapter."""
+    return f"[{title}]({base}{chapter}.ipynb)"
+
+
+def claims_summary(stored: StoredChapters) -> tuple[int, int]:
+    """(claims that hold, claims) over every chapter."""
+    groups = stored.chapter_claims()
+    return sum(g.held for g in groups), sum(len(g.claims) for g in groups)
+
+
+def claims_sentence(stored: StoredChapters) -> str:
+    """ "H of N claims hold", or a visible note when no stored chapter embeds its claims."""
+    held, total = claims_summary(stored)
+    if total == 0:
+        return "**[no stored chapter embeds its claims: re-execute the chapters]**"
+    return f"{held} of {total} claims hold"
+
+
+DISTANCES = {"l1": "$L_1$", "ks": "Kolmogorov", "w1": "$W_1$"}
+
+
+@dataclass(frozen=True)
+class FarthestRung:
+    """Which rung is farthest from the reference (Markdown), and the largest Kolmogorov distance."""
+
+    # "$Y_f^{\\rm lin}$, in all three distances (…)" or "$Y$ in $L_1$, …", or the marker
+    rung: str
+    ks: str
+    ks_floor: str
+    ks_ratio: str
+
+
+def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> FarthestRung:
+    """The rung farthest from the reference's bulk.
+
+    Read from the glued distances ``bulk_{l1,ks,w1}_{rung}``.
+    """
+    found = [stored.farthest(chapter, metric) for metric in DISTANCES]
+    known = [f for f in found if f.rung is not None]
+    if not known:
+        marker = missing_marker(chapter, "bulk_<distance>_<rung>")
+        return FarthestRung(marker, marker, marker, marker)
+    if len({f.rung for f in known}) == 1 and len(known) == len(DISTANCES):
+        rung = (
+            f"${rung_symbol(known[0].rung)}$, in all three distances ("
+            + ", ".join(DISTANCES.values())
+            + ")"
+        )
+    else:
+        rung = ", ".join(f"${rung_symbol(f.rung)}$ in {DISTANCES[f.metric]}" for f in known)
+    ks = next((f for f in known if f.metric == "ks"), None)
+    if ks is None:
+        marker = missing_marker(chapter, "bulk_ks_<rung>")
+        return FarthestRung(rung, marker, marker, marker)
+    no_floor = missing_marker(chapter, "bulk_ks_floor")
+    floor = f"{ks.floor:g}" if ks.floor is not None else no_floor
+    ratio = format(ks.ratio, ".2g") if ks.ratio is not None else no_floor
+    return FarthestRung(rung, f"{ks.distance:g}", floor, ratio)
+
+
+PROVENANCE_KINDS = {
+    "paper": "from a paper",
+    "seed": "from the seed notebook",
+    "derived": "derived in this book",
+    "this book": "derived in this book",
+    "here": "derived in this book",
+    "sanity": "sanity checks",
+}
+
+
+def provenance_kind(text: str) -> str:
+    """The kind of a claim's provenance, by the first keyword it contains.
+
+    One of: from a paper, from the seed notebook, derived in this book, sanity checks, other, or
+    provenance not stated. "derived in this book from the paper's Theorem 1" is *derived*.
+    """
+    low = (text or "").lower()
+    if not low.strip():
+        return "provenance not stated"
+    found = [(low.find(word), kind) for word, kind in PROVENANCE_KINDS.items() if word in low]
+    return min(found)[1] if found else "other"
+
+
+def findings_markdown(stored: StoredChapters) -> str:
+    """The Findings page's tables: claims per chapter, then every claim of every chapter.
+
+    Columns of the full table: chapter, claim, measured, criterion, verdict (✓/✗) and provenance
+    (the paper with its section, the seed notebook, derived in this book, or a sanity check, as
+    each chapter states it). A chapter whose stored notebook embeds no claims is named in a
+    warning box; a claim without provenance shows *not stated*.
+    """
+    groups = stored.chapter_claims()
+    held, total = sum(g.held for g in groups), sum(len(g.claims) for g in groups)
+    parts = [
+        f"**{held} of {total} claims hold** in the {len(groups)} chapters, at each chapter's "
+        "default parameters."
+    ]
+    kinds: dict[str, int] = {}
+    for g in groups:
+        for c in g.claims:
+            kind = provenance_kind(c.get("provenance", ""))
+            kinds[kind] = kinds.get(kind, 0) + 1
+    if kinds:
+        parts[0] += " By provenance: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()) + "."
+    rows = [
+        [g.number, chapter_link(g.chapter, g.title), len(g.claims), g.held, len(g.claims) - g.held]
+        for g in groups
+    ]
+    parts.append(markdown_table(["ch.", "chapter", "claims", "✓ hold", "✗ do not hold"], rows))
+    empty = [g for g in groups if not g.claims]
+    if empty:
+        names = "\n".join(f"- {g.number}. {chapter_link(g.chapter, g.title)}" for g in empty)
+        parts.append(
+            f":::{{warning}}\nThese stored chapter notebooks embed no claims (they were executed "
+            f"before claims were embedded, or have none), so their claims are not listed below:\n\n"
+            f"{names}\n:::"
+        )
+    rows = []
+    for g in groups:
+        for c in g.claims:
+            rows.append(
+                [
+                    chapter_link(g.chapter, str(g.number)),
+                    c.get("claim", ""),
+                    c.get("measured", ""),
+                    c.get("criterion", ""),
+                    "✓" if c.get("holds") else "✗",
+                    c.get("provenance") or "*not stated*",
+                ]
+            )
+    parts.append(
+        "## Every claim\n\nThe first column is the chapter's number; it links to the chapter."
+    )
+    parts.append(
+        markdown_table(["ch.", "claim", "measured", "criterion", "", "provenance"], rows)
+        if rows
+        else "*No chapter embeds claims.*"
+    )
+    failed = [
+        f"- ✗ {g.number}. {chapter_link(g.chapter, g.title)}, *{c.get('claim', '')}*: "
+        f"{c.get('if_fails', '')}"
+        for g in groups
+        for c in g.claims
+        if not c.get("holds")
+    ]
+    if failed:
+        parts.append("## Claims that do not hold\n\n" + "\n".join(failed))
+    return "\n\n".join(parts)
+
+
+def ladder_notation() -> str:
+    """The rungs M0 … M6 of :data:`~attnspec.models.ladder.LADDER`: symbol and definition."""
+    rows = [
+        [f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$"]
+        for i, (name, m) in enumerate(LADDER.items())
+    ]
+    return markdown_table(["rung", "symbol", "definition"], rows)
+
+
+def read_source(name: str) -> nbformat.NotebookNode:
+    """The MyST source of page ``name`` as a notebook (jupytext), with stable cell ids."""
+    if name not in PAGES:
+        raise ValueError(f"unknown page {name!r}; pages: {', '.join(PAGES)}")
+    nb = jupytext.read(PAGE_SOURCES / f"{name}.md")
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"{name}-{i}"
+    return nb
+
+
+def execute(name: str, output: Path | None = None) -> Path:
+    """Execute page ``name`` in ``book/``; store it at ``output`` (default ``book/NAME.ipynb``).
+
+    The notebook is written atomically.
+    """
+    from nbclient import NotebookClient
+
+    nb = read_source(name)
+    output = Path(output) if output is not None else BOOK / f"{name}.ipynb"
+    NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(BOOK)}},
+    ).execute()
+    with atomic_path(output) as tmp:
+        nbformat.write(strip_volatile_metadata(nb), tmp)
+    return output
+
+
+def stored_problems(names: tuple[str, ...] = PAGES) -> list[str]:
+    """What the stored pages show as missing.
+
+    Every value marked *missing*, and every chapter without claims.
+    """
+    problems = []
+    for name in names:
+        path = BOOK / f"{name}.ipynb"
+        if not path.is_file():
+            problems.append(f"{name}: page not executed")
+            continue
+        for cell in read(path).cells:
+            for out in cell.get("outputs", []):
+                for text in out.get("data", {}).values():
+                    text = "".join(text) if isinstance(text, list) else str(text)
+                    for key, chapter in re.findall(r"\[missing: `([^`]+)` of ([\w-]+)\]", text):
+                        problems.append(f"{name}: glue key {key} of chapter {chapter} is missing")
+                    if "embed no claims" in text:
+                        problems.append(f"{name}: some stored chapters embed no claims")
+    return list(dict.fromkeys(problems))
+
+
+USAGE = (
+    f"usage: python -m attnspec.publish.pages execute [{' | '.join(PAGES)} ...]  |  "
+    "python -m attnspec.publish.pages check"
+)
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["check"]:
+        problems = stored_problems()
+        for line in problems:
+            print(line)
+        return 1 if problems else 0
+    if not argv or argv[0] != "execute" or any(a not in PAGES for a in argv[1:]):
+        print(USAGE, file=sys.stderr)
+        return 2
+    for name in argv[1:] or PAGES:
+        print(f"executing page {name}", flush=True)
+        execute(name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

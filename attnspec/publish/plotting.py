@@ -1,0 +1,578 @@
+"""One function per kind of figure in the chapters. Each returns a matplotlib Figure."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..models.ladder import REFERENCE
+
+
+def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
+    """Label the axes of ``ax``, draw its legend (keyword arguments ``legend``), tighten ``fig``."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(**legend)
+    fig.tight_layout()
+    return fig
+
+
+def top_singular_values(top: dict[str, np.ndarray]) -> plt.Figure:
+    """Grouped bars (log scale) of each model's largest squared singular values."""
+    names = list(top)
+    n = len(next(iter(top.values())))
+    x, width = np.arange(n), 0.8 / len(names)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for i, name in enumerate(names):
+        ax.bar(x + i * width, top[name], width=width, label=name)
+    ax.set_xticks(x + 0.4 - width / 2, [f"#{k + 1}" for k in range(n)])
+    ax.set_xlabel("rank of the singular value")
+    ax.set_ylabel(r"$s_k^2$ (mean over trials)")
+    ax.set_yscale("log")
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def loglog_fit(
+    x, y, yerr, slope: float, intercept: float, xlabel: str, ylabel: str, label: str = "measured"
+) -> plt.Figure:
+    r"""Points with error bars on log-log axes and the fitted line :math:`y = e^{a} x^{b}`."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label=label)
+    xs = np.geomspace(min(x), max(x), 50)
+    ax.plot(xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto x^{{{slope:.2f}}}$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    return _finish(fig, ax, xlabel, ylabel)
+
+
+def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: str) -> plt.Figure:
+    """Histogram density of ``values`` with the normal density N(mean, std²) and a line at mean."""
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    ax.hist(values, bins=100, density=True, alpha=0.75, label="measured")
+    xs = np.linspace(values.min(), values.max(), 400)
+    ax.plot(
+        xs,
+        np.exp(-0.5 * ((xs - mean) / std) ** 2) / (std * np.sqrt(2 * np.pi)),
+        "k--",
+        label=f"normal, predicted std {std:.4f}",
+    )
+    ax.axvline(mean, color="k", linewidth=0.8)
+    return _finish(fig, ax, xlabel, "density", fontsize=9)
+
+
+def measured_vs_predicted(
+    x, measured, predicted, xlabel: str, ylabel: str, logy: bool = True
+) -> plt.Figure:
+    """Measured points against a predicted curve evaluated at the same x."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(x, predicted, "k--", marker="x", label="predicted")
+    ax.plot(x, measured, "o", label="measured")
+    if logy:
+        ax.set_yscale("log")
+    return _finish(fig, ax, xlabel, ylabel)
+
+
+def sorted_bulk_curves(bulks: dict[str, np.ndarray], dashed: str = "sqrt_d_A") -> plt.Figure:
+    """Descending sorted bulk squared singular values of every model (``dashed`` drawn dashed)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, values in bulks.items():
+        ax.plot(
+            np.sort(values)[::-1],
+            linewidth=1.2,
+            label=name,
+            linestyle="--" if name == dashed else "-",
+        )
+    return _finish(
+        fig, ax, "index (sorted, top-k removed, pooled over trials)", r"$s^2$", fontsize=8
+    )
+
+
+def bulk_histogram_grid(
+    bulks: dict[str, np.ndarray],
+    bins: int,
+    value_range: tuple[float, float],
+    reference: str = REFERENCE,
+    density=None,
+) -> plt.Figure:
+    """One panel per model: its bulk histogram over the reference's (and an optional density
+    curve)."""
+    names = [n for n in bulks if n != reference]
+    cols = 3
+    rows = -(-len(names) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(11, 3.2 * rows), sharex=True, sharey=True)
+    edges = np.linspace(*value_range, bins + 1)
+    for ax, name in zip(axes.flat, names, strict=False):
+        ax.hist(bulks[reference], bins=edges, density=True, color="0.75", label=reference)
+        ax.hist(bulks[name], bins=edges, density=True, histtype="step", linewidth=1.3, label=name)
+        if density is not None:
+            xs = np.linspace(*value_range, 600)
+            ax.plot(xs, density(xs), "k--", linewidth=1, label="limit law")
+        ax.set_title(name, fontsize=10)
+        ax.legend(fontsize=7)
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(r"$s^2$")
+    fig.tight_layout()
+    return fig
+
+
+def curves(
+    x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, logy: bool = False
+) -> plt.Figure:
+    """Several named curves against a common x."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, y in ys.items():
+        ax.plot(x, y, marker="o", label=name)
+    if logy:
+        ax.set_yscale("log")
+    return _finish(fig, ax, xlabel, ylabel, fontsize=8)
+
+
+def scores_and_entries(
+    S: np.ndarray, A: np.ndarray, beta: float, sample: int = 20000
+) -> plt.Figure:
+    r"""Left: histogram of the scores against N(0, 1). Right: :math:`d A_{ij}` against
+    :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic
+    normalizer)."""
+    d = S.shape[0]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.hist(S.ravel(), bins=120, density=True, alpha=0.75, label=r"$S_{ij}$")
+    xs = np.linspace(-5, 5, 400)
+    left.plot(xs, np.exp(-(xs**2) / 2) / np.sqrt(2 * np.pi), "k--", label=r"$\mathcal{N}(0, 1)$")
+    left.set_xlabel("score")
+    left.set_ylabel("density")
+    left.legend()
+    idx = np.linspace(0, S.size - 1, min(sample, S.size)).astype(int)
+    pred = np.exp(beta * S.ravel()[idx] - beta**2 / 2)
+    right.plot(pred, d * A.ravel()[idx], ".", markersize=2, alpha=0.4)
+    right.plot(
+        [pred.min(), pred.max()], [pred.min(), pred.max()], "k--", linewidth=1, label="equality"
+    )
+    right.set_xscale("log")
+    right.set_yscale("log")
+    return _finish(fig, right, r"$e^{\beta S_{ij} - \beta^2/2}$", r"$d\,A_{ij}$")
+
+
+def law_histogram_grid(
+    bulks: dict[str, np.ndarray],
+    bins: int,
+    value_range: tuple[float, float],
+    laws: dict[str, object],
+    edges: dict[str, float] | None = None,
+    cols: int = 4,
+    logy: bool = False,
+) -> plt.Figure:
+    """One panel per model: its bulk histogram with limit-law densities over it.
+
+    ``laws`` maps a legend label to a density callable (the first is drawn solid black, the next
+    ones dashed/dotted); ``edges`` maps a label to a value marked by a vertical dotted line. With
+    ``logy`` the density axis is logarithmic, down to the height of a single value in one bin.
+    """
+    names = list(bulks)
+    rows = -(-len(names) // cols)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(3.1 * cols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
+    )
+    hist_edges = np.linspace(*value_range, bins + 1)
+    xs = np.linspace(*value_range, 801)
+    xs = xs[xs > 0]
+    styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
+    curves_ = {}
+    for label, density in laws.items():
+        ys = np.asarray(density(xs), dtype=float)
+        curves_[label] = np.where(np.isfinite(ys), ys, np.nan)
+    top, floor = 0.0, np.inf
+    for ax, name in zip(axes.flat, names, strict=False):
+        floor = min(floor, 0.5 / (max(bulks[name].size, 1) * (hist_edges[1] - hist_edges[0])))
+        heights, _, _ = ax.hist(
+            bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk"
+        )
+        top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
+        for (label, ys), (color, style) in zip(curves_.items(), styles, strict=False):
+            ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.1, label=label)
+        for x in (edges or {}).values():
+            ax.axvline(x, color="0.3", linestyle=":", linewidth=0.9)
+        ax.set_title(name, fontsize=10)
+    axes.flat[0].legend(fontsize=7, loc="upper right")
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    for ax in axes.flat:
+        if logy:
+            ax.set_yscale("log")
+            ax.set_ylim(floor, 3.0 * top if top > 0 else None)
+        else:
+            ax.set_ylim(0, 1.25 * top if top > 0 else None)
+    for ax in axes[-1]:
+        ax.set_xlabel(r"$s^2$")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("density")
+    fig.tight_layout()
+    return fig
+
+
+def per_trial_points(
+    values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str
+) -> plt.Figure:
+    """One column of points per model (one point per trial, spread sideways) with horizontal
+    lines."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
+    for (label, y), (color, style) in zip(lines.items(), styles, strict=False):
+        ax.axhline(y, color=color, linestyle=style, linewidth=1.1, label=label)
+    for i, v in enumerate(values.values()):
+        v = np.asarray(v, dtype=float)
+        offsets = np.linspace(-0.22, 0.22, v.size) if v.size > 1 else np.zeros(1)
+        ax.plot(i + offsets, v, "o", markersize=4, alpha=0.8, color=f"C{i % 10}")
+    ax.set_xticks(range(len(values)), list(values), rotation=20, fontsize=9)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def cdf_differences(
+    x: np.ndarray,
+    diffs: dict[str, np.ndarray],
+    xlabel: str,
+    ylabel: str,
+    dashed: tuple[str, ...] = (),
+) -> plt.Figure:
+    """Curves F_n(x) - F(x) of several samples against a law, with the zero line."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    ax.axhline(0.0, color="0.4", linewidth=0.8)
+    for name, y in diffs.items():
+        ax.plot(x, y, linewidth=1.2, linestyle="--" if name in dashed else "-", label=name)
+    return _finish(fig, ax, xlabel, ylabel, fontsize=8, ncol=2)
+
+
+def line_panels(
+    panels: list[dict], ncols: int | None = None, panel_size: tuple[float, float] = (4.6, 3.6)
+) -> plt.Figure:
+    """Panels side by side (wrapping after ``ncols``), each with several lines.
+
+    Each panel is a dict with ``title``, ``xlabel``, ``ylabel``, optional ``logx`` / ``logy``
+    (bool), and ``lines``: a list of ``(x, y, fmt, label)`` or ``(x, y, fmt, label, kwargs)``
+    tuples, ``fmt`` a matplotlib format string (``"o-"``, ``"k--"``), ``label`` None for no legend
+    entry, ``kwargs`` extra keyword arguments for ``Axes.plot``.
+    """
+    ncols = ncols or len(panels)
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False
+    )
+    for ax, panel in zip(axes.flat, panels, strict=False):
+        for line in panel["lines"]:
+            x, y, fmt, label = line[:4]
+            ax.plot(x, y, fmt, label=label, **(line[4] if len(line) > 4 else {}))
+        if panel.get("logx"):
+            ax.set_xscale("log")
+        if panel.get("logy"):
+            ax.set_yscale("log")
+        ax.set_title(panel.get("title", ""), fontsize=10)
+        ax.set_xlabel(panel.get("xlabel", ""))
+        ax.set_ylabel(panel.get("ylabel", ""))
+        if any(line[3] for line in panel["lines"]):
+            ax.legend(fontsize=7)
+    for ax in axes.flat[len(panels) :]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Figure:
+    r"""Several series on log-log axes, each with error bars and its fitted line :math:`e^{a}
+    x^{b}`.
+
+    ``series`` maps a legend label to ``(y, yerr, slope, intercept)``; a series whose slope is not
+    finite is drawn without a line. Points that are not finite and positive are left out.
+    """
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    x = np.asarray(x, dtype=float)
+    xs = np.geomspace(x.min(), x.max(), 50)
+    markers = "osD^v<>ph*"
+    plotted = False
+    for i, (label, (y, yerr, slope, intercept)) in enumerate(series.items()):
+        y, yerr = np.asarray(y, dtype=float), np.asarray(yerr, dtype=float)
+        ok = np.isfinite(y) & (y > 0)
+        if not ok.any():
+            continue
+        plotted = True
+        err = np.where(np.isfinite(yerr), yerr, 0.0)[ok]
+        color = f"C{i % 10}"
+        ax.errorbar(
+            x[ok],
+            y[ok],
+            yerr=err,
+            fmt=markers[i % len(markers)],
+            color=color,
+            capsize=3,
+            markersize=5,
+            label=label,
+        )
+        if np.isfinite(slope) and np.isfinite(intercept):
+            ax.plot(xs, np.exp(intercept) * xs**slope, "--", color=color, linewidth=1)
+    ax.set_xscale("log")
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if plotted:
+        ax.set_yscale("log")
+        ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    else:
+        ax.text(
+            0.5, 0.5, "no finite positive values", transform=ax.transAxes, ha="center", va="center"
+        )
+    fig.tight_layout()
+    return fig
+
+
+def curves_with_guides(
+    x,
+    ys: dict[str, np.ndarray],
+    xlabel: str,
+    ylabel: str,
+    *,
+    vlines: dict[str, float] | None = None,
+    hlines: dict[str, float] | None = None,
+    logy: bool = False,
+) -> plt.Figure:
+    """Several named curves against a common x, with labelled vertical and horizontal guide
+    lines."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    markers = "osD^v<>ph*"
+    for i, (name, y) in enumerate(ys.items()):
+        ax.plot(x, y, marker=markers[i % len(markers)], markersize=5, label=name)
+    for (label, v), style in zip((vlines or {}).items(), ("-.", ":"), strict=False):
+        ax.axvline(v, color="k", linestyle=style, linewidth=1, label=label)
+    for (label, h), style in zip((hlines or {}).items(), (":", "-."), strict=False):
+        ax.axhline(h, color="0.35", linestyle=style, linewidth=1, label=label)
+    if logy:
+        ax.set_yscale("log")
+    return _finish(
+        fig, ax, xlabel, ylabel, fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5)
+    )
+
+
+def phase_diagram(
+    x,
+    y,
+    z: np.ndarray,
+    xlabel: str,
+    ylabel: str,
+    zlabel: str,
+    *,
+    curves: dict[str, tuple] | None = None,
+    points: dict[str, tuple] | None = None,
+    fmt: str = "{:.3f}",
+) -> plt.Figure:
+    r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale, every cell labelled with
+    its value.
+
+    The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear.
+    ``curves`` maps a label to ``(xs, ys)`` drawn as lines, ``points`` a label to ``(xs, ys)``
+    drawn as markers joined by a line. Cells whose value is not finite and positive stay blank.
+    """
+    from matplotlib.colors import LogNorm
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    z = np.asarray(z, dtype=float)
+
+    def edges(v, log):
+        v = np.log(v) if log else v
+        if v.size == 1:
+            e = (
+                np.array([v[0] - 0.5, v[0] + 0.5])
+                if not log
+                else np.array([v[0] - 0.35, v[0] + 0.35])
+            )
+        else:
+            mid = (v[1:] + v[:-1]) / 2
+            e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
+        return np.exp(e) if log else e
+
+    xe, ye = edges(x, False), edges(y, True)
+    good = np.isfinite(z) & (z > 0)
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    if good.any():
+        norm = LogNorm(vmin=z[good].min(), vmax=max(z[good].max(), z[good].min() * 1.0001))
+        mesh = ax.pcolormesh(
+            xe, ye, np.ma.masked_where(~good, z), norm=norm, cmap="viridis", shading="flat"
+        )
+        fig.colorbar(mesh, ax=ax, label=zlabel)
+        for i in range(y.size):
+            for j in range(x.size):
+                if good[i, j]:
+                    dark = np.log(z[i, j] / norm.vmin) < 0.6 * np.log(norm.vmax / norm.vmin)
+                    ax.text(
+                        x[j],
+                        y[i] * (ye[i + 1] / ye[i]) ** 0.22,
+                        fmt.format(z[i, j]),
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="w" if dark else "k",
+                    )
+    for (label, (cx, cy)), style in zip((curves or {}).items(), ("-", "--", ":"), strict=False):
+        ax.plot(cx, cy, color="tab:red", linestyle=style, linewidth=1.8, label=label)
+    for label, (px, py) in (points or {}).items():
+        ax.plot(
+            px,
+            py,
+            "o-",
+            color="tab:orange",
+            markeredgecolor="k",
+            markersize=5,
+            linewidth=1.2,
+            label=label,
+        )
+    ax.set_yscale("log")
+    ax.set_xlim(xe[0], xe[-1])
+    ax.set_ylim(ye[0], ye[-1])
+    ax.set_yticks(y, [f"{v:g}" for v in y])
+    ax.yaxis.set_minor_locator(plt.NullLocator())
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if curves or points:
+        ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def spread_and_distance(
+    betas,
+    measured: dict[str, np.ndarray],
+    predicted: dict[str, tuple],
+    spread: dict[str, np.ndarray],
+    distance: dict[str, np.ndarray],
+    ylabel_distance: str,
+) -> plt.Figure:
+    r"""Left: measured normalizer spread (points) and its prediction (lines) against :math:`\beta`,
+    one colour per group. Right: a distance against the predicted spread, same groups, log-log.
+
+    ``measured[g]`` is evaluated at ``betas``; ``predicted[g]`` is ``(beta_grid, values)``;
+    ``spread[g]`` and ``distance[g]`` are paired values at ``betas``.
+    """
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for i, group in enumerate(measured):
+        color = f"C{i % 10}"
+        bx, by = predicted[group]
+        left.plot(bx, by, "-", color=color, linewidth=1)
+        left.plot(betas, measured[group], "o", color=color, label=group)
+        right.plot(spread[group], distance[group], "o-", color=color, label=group)
+    left.plot([], [], "k-", linewidth=1, label="predicted")
+    left.set_yscale("log")
+    left.set_xlabel(r"$\beta$")
+    left.set_ylabel(r"std$(D_i)$")
+    left.legend(fontsize=8)
+    right.set_xscale("log")
+    right.set_yscale("log")
+    return _finish(fig, right, r"predicted std$(D_i)$", ylabel_distance, fontsize=8)
+
+
+def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
+    """Readable ticks on every log axis of ``fig``: labels on decades only, minor ticks unlabelled.
+
+    Log axes spanning less than a decade otherwise get overlapping minor labels such as
+    ``3×10⁴×10²``. An axis with no decade inside its range gets two plain labels at its ends.
+    """
+    from matplotlib import ticker
+
+    for ax in fig.axes:
+        for axis, scale, lim in (
+            (ax.xaxis, ax.get_xscale(), ax.get_xlim()),
+            (ax.yaxis, ax.get_yscale(), ax.get_ylim()),
+        ):
+            if scale != "log":
+                continue
+            axis.set_minor_formatter(ticker.NullFormatter())
+            lo, hi = sorted(lim)
+            if np.floor(np.log10(hi)) <= np.ceil(np.log10(lo)) - 1 + 1e-12 and lo > 0:
+                axis.set_major_locator(ticker.FixedLocator([lo, hi]))
+                axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.2g}"))
+    return fig
+
+
+def power_law_with_prediction(
+    x,
+    y,
+    yerr,
+    slope: float,
+    intercept: float,
+    exponent_text: str,
+    predicted,
+    xlabel: str,
+    ylabel: str,
+    var: str = "d",
+) -> plt.Figure:
+    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`γ`, and
+    predicted points.
+
+    ``exponent_text`` is the fitted exponent as printed (with the digits its uncertainty supports);
+    ``predicted`` is drawn as crosses at the same ``x``.
+    """
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label="measured (mean ± se)")
+    xs = np.geomspace(min(x), max(x), 50)
+    ax.plot(
+        xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto {var}^{{{exponent_text}}}$"
+    )
+    ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    return _finish(fig, ax, xlabel, ylabel)
+
+
+def cdf_differences_with_noise(
+    x: np.ndarray,
+    diffs: dict[str, np.ndarray],
+    noise: np.ndarray,
+    xlabel: str,
+    ylabel: str,
+    noise_label: str,
+    ncols: int = 3,
+    vlines: dict[str, float] | None = None,
+) -> plt.Figure:
+    r"""One panel per curve :math:`F(x) - F_{\mathrm{ref}}(x)`, over the noise band.
+
+    ``noise`` is the same difference for an independent repetition of the reference: it is drawn in
+    grey in every panel, with the band :math:`\pm\max_x|\mathrm{noise}|` shaded. ``vlines`` marks
+    named positions (e.g. a histogram range's end) with dotted vertical lines.
+    """
+    names = list(diffs)
+    rows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(
+        rows, ncols, figsize=(3.8 * ncols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
+    )
+    floor = float(np.max(np.abs(noise)))
+    for i, (ax, name) in enumerate(zip(axes.flat, names, strict=False)):
+        ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
+        ax.axhline(0.0, color="0.5", linewidth=0.6)
+        ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
+        ax.plot(x, diffs[name], color=f"C{i % 10}", linewidth=1.3, label=name)
+        for pos in (vlines or {}).values():
+            ax.axvline(pos, color="k", linestyle=":", linewidth=0.9)
+        ax.set_title(name, fontsize=10)
+        ax.legend(fontsize=7, loc="lower left")
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig
+
+
+def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Figure:
+    """On every axis of ``fig`` labelled ``xlabel``: major ticks at ``lengths`` only, no minor
+    ticks."""
+    for ax in fig.axes:
+        if ax.get_xlabel() == xlabel:
+            ax.set_xticks(list(lengths), [str(n) for n in lengths])
+            ax.xaxis.set_minor_locator(plt.NullLocator())
+    return fig

@@ -1,0 +1,371 @@
+"""Provenance of an executed chapter: its results file, and the difference between two of them.
+
+Every execution of a chapter (``python -m attnspec.publish.chapters execute`` for the book,
+``attnspec run`` for a reader) writes ``CHAPTER.results.json`` beside the executed notebook,
+atomically. It holds the chapter's name and parameters, every glued value (key, value as JSON,
+printed form), every claim (text, measured, criterion, verdict), the attnspec version and git commit
+(in a checkout), the versions of Python, numpy, scipy, matplotlib and the BLAS, and the UTC time.
+
+The notebook's own metadata (``metadata.attnspec``) holds only what does not change from one run
+to the next (parameters and versions), so re-executing the book leaves no diff.
+
+:func:`diff` compares two results files number by number (``attnspec diff``).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import platform
+import subprocess
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from .. import __version__
+from ..core.atomic import write_json
+from ..core.errors import InvalidInput
+from ..core.paths import EXECUTED, ROOT
+from .executed import claims, glued_values
+
+SUFFIX = ".results.json"
+
+
+def blas() -> str:
+    """The BLAS numpy was built with, as ``name version`` (from ``numpy.show_config``)."""
+    import numpy
+
+    try:
+        info = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        return f"{info.get('name', 'unknown')} {info.get('version', '')}".strip()
+    except Exception:  # numpy < 1.25 has no dict mode
+        return "unknown"
+
+
+def versions() -> dict[str, str]:
+    """Versions of all that can change a printed digit: Python, numpy, scipy, matplotlib, BLAS."""
+    import matplotlib
+    import numpy
+    import scipy
+
+    return {
+        "attnspec": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "matplotlib": matplotlib.__version__,
+        "blas": blas(),
+    }
+
+
+def git_commit(root: Path = ROOT) -> str | None:
+    """The checkout's commit (``-dirty`` when files differ from it), or None outside a checkout."""
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"{head}-dirty" if dirty else head
+
+
+def notebook_metadata(chapter: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """What an executed notebook records about itself: chapter, parameters, versions (no time)."""
+    return {"chapter": chapter, "parameters": dict(parameters), "versions": versions()}
+
+
+def _json_value(value) -> Any:
+    """A glued value as JSON.
+
+    An int or float for a number, the text for text and Markdown, None for a figure.
+    """
+    if value.kind == "figure":
+        return None
+    if value.kind == "number":
+        exact = ast.literal_eval(value.text)
+        return exact if isinstance(exact, int) else value.number
+    return value.text
+
+
+def last_commit_of(path: Path, root: Path = ROOT) -> tuple[str, str] | tuple[None, None]:
+    """The last commit that changed ``path``, and its UTC time; (None, None) outside a checkout."""
+    if not (root / ".git").exists():
+        return None, None
+    try:
+        out = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(root),
+                "log",
+                "-1",
+                "--format=%H %ct",
+                "--",
+                str(Path(path).resolve()),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    if len(out) != 2:
+        return None, None
+    when = datetime.fromtimestamp(int(out[1]), UTC).isoformat(timespec="seconds")
+    return out[0], when
+
+
+def results(
+    chapter: str, parameters: dict[str, Any], nb: nbformat.NotebookNode, stored: Path | None = None
+) -> dict[str, Any]:
+    """The results record of an executed notebook (see the module docstring).
+
+    With ``stored`` (the path of a committed notebook), the record is derived from that notebook
+    without executing it: commit and time are those of the last commit that changed it.
+    """
+    values = [
+        {"key": v.key, "kind": v.kind, "value": _json_value(v), "text": v.text}
+        for v in glued_values(nb).values()
+    ]
+    recorded = nb.metadata.get("attnspec", {}).get("versions") or versions()
+    if stored is not None:
+        commit, when = last_commit_of(stored)
+    else:
+        commit, when = git_commit(), datetime.now(UTC).isoformat(timespec="seconds")
+    return {
+        "chapter": chapter,
+        "parameters": dict(parameters),
+        "values": values,
+        "claims": claims(nb),
+        "attnspec": {"version": recorded.get("attnspec", __version__), "commit": commit},
+        "versions": recorded,
+        "time": when,
+        "recorded_from": "stored notebook" if stored else "execution",
+    }
+
+
+def results_path(notebook: str | Path) -> Path:
+    """``CHAPTER.results.json`` beside ``CHAPTER.ipynb``."""
+    notebook = Path(notebook)
+    return notebook.with_name(notebook.stem + SUFFIX)
+
+
+def write_results(
+    notebook: str | Path,
+    chapter: str,
+    parameters: dict[str, Any],
+    nb: nbformat.NotebookNode | None = None,
+    stored: bool = False,
+) -> Path:
+    """Write the results file of ``notebook`` (read from disk unless ``nb`` is given), atomically.
+
+    ``stored=True`` derives it from a committed notebook without executing (see :func:`results`).
+    """
+    nb = nb if nb is not None else nbformat.read(notebook, as_version=4)
+    target = results_path(notebook)
+    write_json(target, results(chapter, parameters, nb, stored=Path(notebook) if stored else None))
+    return target
+
+
+def find_results(path: str | Path, chapter: str | None = None) -> Path:
+    """A results file given as such, or the one results file in a run folder.
+
+    Raises
+    ------
+    InvalidInput
+        if the file or folder is missing, or a folder holds none or several results files.
+    """
+    path = Path(path)
+    if path.is_dir():
+        found = sorted(path.glob(f"{chapter}{SUFFIX}" if chapter else f"*{SUFFIX}"))
+        if len(found) != 1:
+            what = "no" if not found else f"{len(found)}"
+            raise InvalidInput(f"{path}: folder holds {what} *{SUFFIX} files; name one of them")
+        return found[0]
+    if not path.is_file():
+        raise InvalidInput(f"{path}: no such file or folder")
+    return path
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a results file (or the one in a run folder); InvalidInput if it is not one."""
+    path = find_results(path)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"{path}: not a results file ({exc.__class__.__name__})") from None
+    if not isinstance(data, dict) or not {"chapter", "values", "claims"} <= set(data):
+        raise InvalidInput(f"{path}: not a results file (needs chapter, values and claims)")
+    return data
+
+
+def published(chapter: str) -> Path:
+    """The results file of the published chapter ``chapter``."""
+    path = EXECUTED / f"{chapter}{SUFFIX}"
+    if not path.is_file():
+        raise InvalidInput(f"no published results for chapter {chapter!r} ({path} not found)")
+    return path
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """One glued value in both runs: printed forms and the relative change (None if not numeric)."""
+
+    key: str
+    a: str | None
+    b: str | None
+    rel_change: float | None
+
+    @property
+    def changed(self) -> bool:
+        return self.a != self.b
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    """A claim whose verdict differs: its text and the verdict (True = holds) in each run."""
+
+    claim: str
+    a: bool | None
+    b: bool | None
+
+
+@dataclass(frozen=True)
+class Diff:
+    """Every glued value of two runs of one chapter, and the claims whose verdict changed."""
+
+    chapter: str
+    values: tuple[ValueChange, ...]
+    claims: tuple[ClaimChange, ...]
+    claims_compared: bool = True  # False when one side recorded no claims at all
+
+    @property
+    def changed(self) -> tuple[ValueChange, ...]:
+        return tuple(v for v in self.values if v.changed)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "chapter": self.chapter,
+            "values": [
+                {"key": v.key, "a": v.a, "b": v.b, "rel_change": v.rel_change} for v in self.values
+            ],
+            "claims": [{"claim": c.claim, "a": c.a, "b": c.b} for c in self.claims],
+        }
+
+
+def _rel_change(a: dict | None, b: dict | None) -> float | None:
+    r"""Relative change :math:`(a - b)/|b|` of two numeric glued values.
+
+    None if either is not a number.
+    """
+    if not a or not b or a.get("kind") != "number" or b.get("kind") != "number":
+        return None
+    x, y = float(a["value"]), float(b["value"])
+    if x == y:
+        return 0.0
+    if y == 0 or not (math.isfinite(x) and math.isfinite(y)):
+        return None
+    return (x - y) / abs(y)
+
+
+def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
+    """Compare results ``a`` (e.g. a re-run) with ``b`` (e.g. the published chapter), by value.
+
+    Figures are left out (their printed form is a size, not a value). Claims are paired in order.
+
+    Raises
+    ------
+    InvalidInput
+        if ``a`` and ``b`` are results of different chapters.
+    """
+    if a["chapter"] != b["chapter"]:
+        raise InvalidInput(
+            f"cannot compare different chapters: {a['chapter']!r} and {b['chapter']!r}"
+        )
+    va = {v["key"]: v for v in a["values"] if v.get("kind") != "figure"}
+    vb = {v["key"]: v for v in b["values"] if v.get("kind") != "figure"}
+    keys = list(vb) + [k for k in va if k not in vb]
+    values = tuple(
+        ValueChange(
+            k,
+            va[k]["text"] if k in va else None,
+            vb[k]["text"] if k in vb else None,
+            _rel_change(va.get(k), vb.get(k)),
+        )
+        for k in keys
+    )
+    changes = []
+    ca, cb = a["claims"], b["claims"]
+    if bool(ca) != bool(cb):
+        return Diff(a["chapter"], values, (), claims_compared=False)
+    for i in range(max(len(ca), len(cb))):
+        x, y = (ca[i] if i < len(ca) else None), (cb[i] if i < len(cb) else None)
+        hx, hy = (x["holds"] if x else None), (y["holds"] if y else None)
+        if hx != hy:
+            changes.append(ClaimChange((x or y)["claim"], hx, hy))
+    return Diff(a["chapter"], values, tuple(changes))
+
+
+def _short(text: str | None, width: int = 40) -> str:
+    if text is None:
+        return "–"
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _verdict(holds: bool | None) -> str:
+    return "–" if holds is None else "✓" if holds else "✗"
+
+
+def format_rel(rel: float | None) -> str:
+    """A relative change as a signed percentage (``–`` when not numeric)."""
+    return "–" if rel is None else f"{100 * rel:+.3g} %"
+
+
+def changed_rows(result: Diff) -> list[list[str]]:
+    """Rows ``key, published (b), re-run (a), relative change`` of the values that changed."""
+    return [[v.key, _short(v.b), _short(v.a), format_rel(v.rel_change)] for v in result.changed]
+
+
+def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published") -> str:
+    """The diff as a plain-text table, unchanged values summarized in one line."""
+    rows = [["key", b_name, a_name, "rel. change"]] + changed_rows(result)
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [
+        f"chapter {result.chapter}: {len(result.changed)} of {len(result.values)} "
+        "glued values changed"
+    ]
+    if result.changed:
+        lines += [
+            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+        ]
+        lines.insert(2, "  ".join("-" * w for w in widths))
+    unchanged = len(result.values) - len(result.changed)
+    lines.append(f"{unchanged} values unchanged")
+    if not result.claims_compared:
+        lines.append(f"claims not compared: only one of {a_name} and {b_name} recorded its claims")
+    elif result.claims:
+        lines.append(f"{len(result.claims)} claims changed verdict ({b_name} -> {a_name}):")
+        lines += [
+            f"  {_verdict(c.b)} -> {_verdict(c.a)}  {_short(c.claim, 100)}" for c in result.claims
+        ]
+    else:
+        lines.append("no claim changed verdict")
+    return "\n".join(lines)

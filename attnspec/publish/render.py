@@ -1,0 +1,216 @@
+"""A re-run chapter as one self-contained HTML page, rendered by the book's own pipeline.
+
+:func:`render_html` builds a one-page Jupyter Book (Sphinx + myst-nb, the book's ``_config.yml``:
+sphinx-book-theme, the bundled MathJax 3, execution off) in a temporary folder beside the notebook,
+so every glue role shows the re-run's value. The page opens with the parameters of the run and a
+table of what changed against the published chapter (:mod:`attnspec.publish.provenance`).
+Stylesheets, scripts, fonts and figures are then embedded as ``data:`` URIs: the page is one file
+that loads nothing from another host and typesets its math offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+from ..core import cleanup
+from ..core.errors import InvalidInput
+from ..core.paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
+from .chapters import chapter
+from .report import markdown_table
+
+
+def _value(value) -> str:
+    return ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
+
+
+def preface(name: str, parameters: dict, results_file: Path | None) -> str:
+    """Markdown that opens a re-run page.
+
+    It gives the parameters used and what changed against the published chapter.
+    """
+    from . import provenance
+
+    defaults = chapter(name).defaults
+    order = list(defaults) + [k for k in parameters if k not in defaults]
+    rows = [
+        [
+            f"`{k}`",
+            _value(parameters[k]),
+            _value(defaults.get(k, "–")),
+            "" if parameters[k] == defaults.get(k) else "changed",
+        ]
+        for k in order
+        if k in parameters
+    ]
+    text = [
+        "```{admonition} Re-run of this chapter\n:class: important\n",
+        "This page shows the chapter re-executed with the parameters below; every number in the "
+        "prose and every figure comes from this run.\n",
+        markdown_table(["parameter", "this run", "published", ""], rows),
+        "",
+    ]
+    try:
+        published = provenance.load(provenance.published(name))
+        current = provenance.load(results_file) if results_file else None
+    except InvalidInput:
+        published = current = None
+    if published and current:
+        result = provenance.diff(current, published)
+        unchanged = len(result.values) - len(result.changed)
+        text.append(
+            f"**What changed** against the published chapter: {len(result.changed)} of "
+            f"{len(result.values)} glued values ({unchanged} unchanged).\n"
+        )
+        if result.changed:
+            text.append(
+                markdown_table(
+                    ["key", "published", "this run", "relative change"],
+                    provenance.changed_rows(result),
+                )
+            )
+        if not result.claims_compared:
+            text.append(
+                "\nClaims are not compared: the published chapter did not record its claims."
+            )
+        elif result.claims:
+            verdict = {True: "✓", False: "✗", None: "–"}
+            text.append("\nClaims whose verdict changed:\n")
+            text.append(
+                markdown_table(
+                    ["claim", "published", "this run"],
+                    [[c.claim, verdict[c.b], verdict[c.a]] for c in result.claims],
+                )
+            )
+    else:
+        text.append("No published results of this chapter to compare with.")
+    text.append("```")
+    return "\n".join(text)
+
+
+def _config(work: Path) -> dict:
+    config = yaml.safe_load(CONFIG.read_text())
+    config["title"] = "attnspec re-run"
+    config["only_build_toc_files"] = True
+    config["exclude_patterns"] = ["_build", ".*", "**/.*"]
+    config["execute"] = {"execute_notebooks": "off"}
+    config["bibtex_bibfiles"] = ["references.bib"]
+    config.setdefault("sphinx", {})["local_extensions"] = {
+        "local_mathjax": str(EXTENSIONS.resolve())
+    }
+    return config
+
+
+def _data_uri(path: Path, data: bytes | None = None) -> str:
+    kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    if path.suffix == ".js":
+        kind = "text/javascript"
+    elif path.suffix in (".woff2", ".woff"):
+        kind = f"font/{path.suffix[1:]}"
+    payload = data if data is not None else path.read_bytes()
+    return f"data:{kind};base64,{base64.b64encode(payload).decode()}"
+
+
+def _local(base: Path, url: str) -> Path | None:
+    """The file a relative URL in ``base`` points to, or None (remote, anchor, data or missing)."""
+    if re.match(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", url, re.I) or not url:
+        return None
+    path = (base / url.split("#")[0].split("?")[0]).resolve()
+    return path if path.is_file() else None
+
+
+def _inline_css(path: Path) -> bytes:
+    css = path.read_text(errors="replace")
+
+    def repl(match):
+        target = _local(path.parent, match.group(2))
+        return (
+            f"url({match.group(1)}{_data_uri(target)}{match.group(1)})"
+            if target
+            else match.group(0)
+        )
+
+    return re.sub(r"url\((['\"]?)([^)'\"]+)\1\)", repl, css).encode()
+
+
+def inline(page: Path) -> str:
+    """``page`` with every local stylesheet, script and image embedded as a ``data:`` URI."""
+    html = page.read_text()
+    base = page.parent
+    html = re.sub(r"<link\b[^>]*\brel=\"(?:preload|prefetch|modulepreload)\"[^>]*>", "", html)
+
+    def attr(match):
+        name, quote, url = match.group(1), match.group(2), match.group(3)
+        target = _local(base, url)
+        tag_start = html.rfind("<", 0, match.start())
+        tag = html[tag_start : match.start()].lower()
+        if target is None or not (tag.startswith(("<script", "<img", "<link", "<source"))):
+            return match.group(0)
+        if (
+            tag.startswith("<link")
+            and 'rel="stylesheet"' not in html[tag_start : html.find(">", match.start())]
+        ):
+            return (
+                match.group(0) if "icon" not in tag else f"{name}={quote}{_data_uri(target)}{quote}"
+            )
+        data = _inline_css(target) if target.suffix == ".css" else None
+        return f"{name}={quote}{_data_uri(target, data)}{quote}"
+
+    return re.sub(r"\b(src|href)=(['\"])([^'\"]*)\2", attr, html)
+
+
+def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
+    """Render an executed chapter notebook (and its results file) to one self-contained HTML page.
+
+    Written atomically to ``target`` (default: the notebook's name with ``.html``); the temporary
+    book lives in a hidden folder beside it and is removed in any case.
+    """
+    target = Path(target) if target else Path(notebook).with_suffix(".html")
+    notebook = Path(notebook).resolve()
+    nb = nbformat.read(notebook, as_version=4)
+    meta = nb.metadata.get("attnspec", {})
+    name = meta.get("chapter") or notebook.stem
+    results_file = notebook.with_name(f"{notebook.stem}.results.json")
+    parameters = meta.get("parameters") or chapter(name).defaults
+    with cleanup.temporary_folder(target.resolve().parent, f".{name}-html-") as work:
+        opening = preface(name, parameters, results_file if results_file.is_file() else None)
+        first = next(c for c in nb.cells if c.cell_type == "markdown")
+        title, _, rest = first.source.partition(
+            "\n"
+        )  # the page opens with the run: right below the title
+        first.source = f"{title}\n\n{opening}\n\n{rest}"
+        nbformat.write(nb, work / f"{name}.ipynb")
+        if results_file.is_file():
+            shutil.copy2(results_file, work / f"{name}.results.json")
+        if BIBLIOGRAPHY.is_file():
+            shutil.copy2(BIBLIOGRAPHY, work / "references.bib")
+        (work / "_config.yml").write_text(yaml.safe_dump(_config(work), sort_keys=False))
+        (work / "_toc.yml").write_text(yaml.safe_dump({"format": "jb-article", "root": name}))
+        done = cleanup.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+                "build",
+                str(work),
+                "--all",
+                "--quiet",
+            ]
+        )
+        page = work / "_build" / "html" / f"{name}.html"
+        if done.returncode != 0 or not page.is_file():
+            raise RuntimeError(
+                f"rendering {name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+            )
+        (work / "final.html").write_text(inline(page))
+        os.chmod(work / "final.html", 0o644)
+        os.replace(work / "final.html", target)
+    return target

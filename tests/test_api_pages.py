@@ -1,0 +1,35 @@
+"""The API reference documents every module, on the page of its subpackage, and every page is in
+the table of contents."""
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "attnspec"
+
+
+def documented(page: Path) -> set[str]:
+    return set(re.findall(r"^\.\. automodule:: (\S+)$", page.read_text(), re.M))
+
+
+def test_every_module_is_on_its_subpackages_page():
+    for init in sorted(PACKAGE.glob("*/__init__.py")):
+        sub = init.parent.name
+        if sub == "commands":  # the command line is documented on the Reproduce page
+            continue
+        page = ROOT / "book" / "api" / f"{sub}.md"
+        modules = {f"attnspec.{sub}"} | {
+            f"attnspec.{sub}.{p.stem}" for p in init.parent.glob("*.py") if p.stem != "__init__"
+        }
+        assert documented(page) == modules, page
+
+
+def test_every_api_page_is_in_the_table_of_contents():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    api = next(
+        entry for part in toc["parts"] for entry in part["chapters"] if entry["file"] == "book/api"
+    )
+    listed = {section["file"] for section in api["sections"]}
+    assert listed == {f"book/api/{p.stem}" for p in (ROOT / "book" / "api").glob("*.md")}
