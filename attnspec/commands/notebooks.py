@@ -65,19 +65,20 @@ def plan(names: list[str], no_pages: bool = False) -> tuple[list[str], list[str]
 def run(args: argparse.Namespace) -> int:
     from ..core.cleanup import interrupts
     from ..core.paths import EXECUTED
-    from ..publish.chapters import execute
+    from ..publish.chapters import chapter, execute
     from ..publish.pages import execute as execute_page
 
     chapters, pages = plan(args.names, args.no_pages)
     written: list[Path] = []
-    # a chapter's kernel and temporary folder are registered with attnspec.core.cleanup: on Ctrl-C
-    # or SIGTERM they are removed and the command stops at once; a page's kernel is stopped by
-    # nbclient
+    # every kernel and temporary folder is registered with attnspec.core.cleanup: on Ctrl-C or
+    # SIGTERM they are removed and the command stops at once
     with interrupts(written, "notebooks"):
         for name in chapters:
             print(f"executing {name}", flush=True)
-            written.append(execute(name, None, EXECUTED / f"{name}.ipynb", cwd=EXECUTED))
-    for name in pages:
-        print(f"executing page {name}", flush=True)
-        execute_page(name)
+            written.append(
+                execute(chapter(name).resolve(), EXECUTED / f"{name}.ipynb", cwd=EXECUTED)
+            )
+        for name in pages:
+            print(f"executing page {name}", flush=True)
+            written.append(execute_page(name))
     return 0

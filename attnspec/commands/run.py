@@ -38,6 +38,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..core.atomic import check_folder_writable
     from ..core.cleanup import interrupts
     from ..core.errors import InvalidInput
     from ..publish.chapters import chapter, execute
@@ -45,18 +46,19 @@ def run(args: argparse.Namespace) -> int:
     written: list[Path] = []
     with interrupts(written, "run"):
         chap = chapter(args.chapter)
-        overrides = chap.parse_parameters(parameter_pairs(args.parameter))
-        chap.resolve(overrides)  # every rule between parameters, before a kernel starts
+        # every value and every rule between parameters, before a kernel starts
+        resolved = chap.resolve(chap.parse_parameters(parameter_pairs(args.parameter)))
         out_dir = Path(args.output)
         if out_dir.exists() and not out_dir.is_dir():
-            raise InvalidInput(f"--output {out_dir}: is a file, not a folder")
+            raise InvalidInput(f"--output {str(out_dir)!r}: is a file, not a folder")
         out_dir.mkdir(parents=True, exist_ok=True)
-        notebook = execute(chap.name, overrides, out_dir / f"{chap.name}.ipynb")
+        check_folder_writable(out_dir)
+        notebook = execute(resolved, out_dir / f"{chap.name}.ipynb")
         written += [out_dir / notebook.name, out_dir / f"{chap.name}.results.json"]
         if args.html:
             from ..publish.render import render_html
 
-            written.append(render_html(out_dir / notebook.name))
+            written.append(render_html(out_dir / notebook.name, chap))
     for path in written:
         print(f"wrote {path}")
     return 0

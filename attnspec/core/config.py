@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -318,16 +319,14 @@ class Config:
             object.__setattr__(
                 self, field.name, PARAMETERS[field.name].check(getattr(self, field.name))
             )
-        if self.remove_top_k >= self.d:
-            raise InvalidInput(
-                f"remove_top_k={self.remove_top_k} is out of range: must be >= 0 and < d = {self.d}"
-            )
-        if self.hist_min >= self.hist_max:
-            raise InvalidInput(
-                f"hist_min={self.hist_min!r} is out of range: "
-                f"must be < hist_max = {self.hist_max!r}"
-            )
+        check_rules({field.name: getattr(self, field.name) for field in fields(self)})
         check_memory(self.d)
+
+    @classmethod
+    def of(cls, values: dict[str, Any]) -> Config:
+        """The config of the ladder parameters among ``values`` (the others at their defaults)."""
+        names = {field.name for field in fields(cls)}
+        return cls(**{name: value for name, value in values.items() if name in names})
 
     @property
     def hist_range(self) -> tuple[float, float]:
@@ -344,11 +343,135 @@ def check_memory(d: int) -> None:
         )
 
 
-def validate(values: dict[str, Any]) -> dict[str, Any]:
-    """Check a mapping of parameter names to values; unknown names are an error."""
+@dataclass(frozen=True)
+class Rule:
+    """A rule between parameters, or a chapter's own bound on one, checked before any kernel starts.
+
+    It applies where any parameter of ``given`` is set (and, if ``chapters`` is not empty, only in
+    those chapters); a parameter it reads that is not set takes its default. ``culprit`` is the
+    parameter the message names first.
+    """
+
+    given: tuple[str, ...]
+    culprit: str
+    holds: Callable[[dict[str, Any]], bool]
+    message: Callable[[dict[str, Any]], str]
+    chapters: tuple[str, ...] = ()
+
+
+#: Narrowest histogram bin, relative to max(1, hist_max): the computed squared singular values are
+#: accurate to about 1e-13 of the largest one, so narrower bins resolve only round-off.
+BIN_WIDTH_MIN = 1e-12
+
+
+def _bins_resolve_the_spectrum(v: dict[str, Any]) -> bool:
+    """(hist_max - hist_min)/hist_bins >= BIN_WIDTH_MIN * max(1, hist_max)."""
+    width = (v["hist_max"] - v["hist_min"]) / v["hist_bins"]
+    return width >= BIN_WIDTH_MIN * max(1.0, v["hist_max"])
+
+
+#: Every rule between parameters, in one table: :class:`Config`, :func:`validate` (the chapters and
+#: ``attnspec run``, before the kernel starts) and the command line all check these.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        ("d", "remove_top_k"),
+        "remove_top_k",
+        lambda v: v["remove_top_k"] < v["d"],
+        lambda v: (
+            f"remove_top_k={v['remove_top_k']} is out of range: must be >= 0 and < d = {v['d']}"
+        ),
+    ),
+    Rule(
+        ("d_values",),
+        "d_values",
+        lambda v: min(v["d_values"]) > v["remove_top_k"],
+        lambda v: (
+            f"d_values={v['d_values']} is out of range: "
+            f"each d must be > remove_top_k = {v['remove_top_k']}"
+        ),
+    ),
+    Rule(
+        ("d_scale",),
+        "d_scale",
+        lambda v: min(v["d_scale"]) > v["remove_top_k"],
+        lambda v: (
+            f"d_scale={v['d_scale']} is out of range: "
+            f"each d must be > remove_top_k = {v['remove_top_k']}"
+        ),
+    ),
+    Rule(
+        ("hist_min", "hist_max"),
+        "hist_min",
+        lambda v: v["hist_min"] < v["hist_max"],
+        lambda v: (
+            f"hist_min={v['hist_min']!r} is out of range: must be < hist_max = {v['hist_max']!r}"
+        ),
+    ),
+    Rule(
+        ("hist_min", "hist_max", "hist_bins"),
+        "hist_max",
+        _bins_resolve_the_spectrum,
+        lambda v: (
+            f"hist_max={v['hist_max']!r} is out of range: the bins, (hist_max - hist_min)/hist_bins"
+            f" = {(v['hist_max'] - v['hist_min']) / v['hist_bins']:.3g} wide, must be at least"
+            f" {BIN_WIDTH_MIN:g} x max(1, hist_max) (the spectra's round-off)"
+        ),
+    ),
+    Rule(
+        ("beta",),
+        "beta",
+        lambda v: v["beta"] > 0,
+        lambda v: (
+            f"beta={v['beta']:g} is out of range for this chapter: must be > 0 "
+            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+        ),
+        chapters=("limit-law", "convergence"),
+    ),
+    Rule(
+        ("d", "beta"),
+        "beta",
+        lambda v: v["beta"] ** 2 < v["d"],
+        lambda v: (
+            f"beta={v['beta']:g} is out of range for this chapter at d = {v['d']}: must satisfy "
+            "beta^2 < d (the exact mean of D_i, (1 - beta^2/d)^(-d/2) e^(-beta^2/2), needs it)"
+        ),
+        chapters=("normalizer-concentration",),
+    ),
+)
+
+
+def check_rules(values: dict[str, Any], chapter: str | None = None) -> None:
+    """Raise InvalidInput for the first rule of :data:`RULES` that ``values`` break.
+
+    When the parameter a message names is not in ``values`` (its default applied), the message
+    says so.
+    """
+    full = {name: p.default for name, p in PARAMETERS.items()} | dict(values)
+    for rule in RULES:
+        if rule.chapters and chapter not in rule.chapters:
+            continue
+        if any(name in values for name in rule.given) and not rule.holds(full):
+            message = rule.message(full)
+            if rule.culprit not in values:
+                message += (
+                    f" ({rule.culprit} is not a parameter of this chapter: its default"
+                    f" {PARAMETERS[rule.culprit].default!r} applies)"
+                )
+            raise InvalidInput(message)
+
+
+def validate(values: dict[str, Any], chapter: str | None = None) -> dict[str, Any]:
+    """Check a mapping of parameter names to values, then every rule between them.
+
+    Unknown names are an error. ``chapter`` adds that chapter's own rules (see :data:`RULES`), and
+    the memory a trial at ``d`` needs is checked when ``d`` is given.
+    """
     out = {}
     for name, value in values.items():
         if name not in PARAMETERS:
             raise InvalidInput(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
         out[name] = PARAMETERS[name].check(value)
+    check_rules(out, chapter)
+    if "d" in out:
+        check_memory(out["d"])
     return out

@@ -228,11 +228,10 @@ def _trial_task(
 
 
 def compute_trials(
-    tasks: list[tuple[Config, int]], client: Client, progress: bool = False, models=None
+    tasks: list[tuple[Config, int, Sequence[str] | None]], client: Client, progress: bool = False
 ) -> list[dict[str, np.ndarray]]:
-    """Run the trials ``(config, k)`` on ``client``'s cluster; results in the order of ``tasks``.
-
-    A task ``(config, k, models)`` computes that subset of rungs instead of ``models``.
+    """Run the trials ``(config, k, models)`` on ``client``'s cluster (``models`` None: every rung);
+    results in the order of ``tasks``.
 
     Larger matrices get higher priority (longest task first balances the workers best). Each
     finished trial is already in the disk cache when it is reported here.
@@ -247,10 +246,10 @@ def compute_trials(
             cfg.c_poly,
             cfg.seed,
             k,
-            rest[0] if rest else models,
+            models,
             priority=cfg.d,
         ): i
-        for i, (cfg, k, *rest) in enumerate(tasks)
+        for i, (cfg, k, models) in enumerate(tasks)
     }
     out: list = [None] * len(tasks)
     done = tqdm(
@@ -361,6 +360,8 @@ def run_sweep(
 ) -> SweepResult:
     """Run (or read from the cache) every trial of the grid ``d`` x ``beta`` on Dask.
 
+    The one-request case of :func:`run_sweeps`.
+
     Parameters
     ----------
     d, beta : sequence
@@ -392,26 +393,16 @@ def run_sweep(
     RunFailed
         if a worker died repeatedly on one trial; the finished trials are in the cache.
     """
-    configs = make_grid(d, beta, trials, seed=seed, c_poly=c_poly, remove_top_k=remove_top_k)
-    check_workers(n_workers, scheduler)
-    models = None if models is None else trial_models(models)
-    found = {
-        (i, k): cached_trial(cfg, k, models)
-        for i, cfg in enumerate(configs)
-        for k in range(cfg.trials)
-    }
-    missing = [key for key, value in found.items() if value is None]
-    if missing:
-        workers = min(n_workers or default_workers(max(cfg.d for cfg in configs)), len(missing))
-        with _client(scheduler, workers) as client:
-            computed = compute_trials(
-                [(configs[i], k) for i, k in missing], client, progress, models
-            )
-        found.update(zip(missing, computed, strict=True))
-    ladders = [
-        LadderResult(cfg, [found[i, k] for k in range(cfg.trials)]) for i, cfg in enumerate(configs)
-    ]
-    return SweepResult(ladders, len(missing))
+    (result,) = run_sweeps(
+        [SweepRequest(d, beta, trials, models)],
+        seed=seed,
+        c_poly=c_poly,
+        remove_top_k=remove_top_k,
+        scheduler=scheduler,
+        n_workers=n_workers,
+        progress=progress,
+    )
+    return result
 
 
 def to_csv(table: np.ndarray, path: str | Path) -> None:

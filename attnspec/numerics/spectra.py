@@ -175,7 +175,7 @@ def ks_to_law_below_quantile(bulk_values: np.ndarray, cdf, ppf, d: int, removed:
     i = np.arange(1, below.size + 1)
     gaps = [np.abs(i / n - F), np.abs((i - 1) / n - F)]
     tail = abs(below.size / n - (1.0 - removed / d)) if removed else 0.0
-    return float(max(tail, *(float(g.max()) for g in gaps if g.size)))
+    return float(max([tail, *(float(g.max()) for g in gaps if g.size)]))
 
 
 @dataclass(frozen=True)

@@ -3,41 +3,36 @@
 A chapter is listed only when ``_toc.yml`` lists it (a chapter that is not done is not in the
 table of contents). Its short name is its file name; its parameters are read from the cell tagged
 ``parameters``: one annotated assignment per line with a help comment, e.g.
-``d: int = 1000  # matrix size d = ell = d_qk``. Ranges come from
-:data:`attnspec.core.config.PARAMETERS`.
+``d: int = 1000  # matrix size d = ell = d_qk``. Ranges and the rules between parameters come from
+:mod:`attnspec.core.config`.
 
-``attnspec notebooks [NAME ...]`` (or ``python -m attnspec.publish.chapters execute [NAME ...]``,
-chapters only) executes chapters at their defaults and stores them without timing metadata, so
-re-execution leaves no diff; beside each notebook it writes ``NAME.results.json``
-(:mod:`attnspec.publish.provenance`). ``python -m attnspec.publish.chapters results [NAME ...]``
-derives the results files from the stored notebooks without executing them.
+A :class:`Chapter` is read once and passed on: :meth:`Chapter.resolve` checks a set of parameters
+before any kernel starts and returns a :class:`ChapterRun`, which :func:`execute` runs (papermill,
+:mod:`attnspec.publish.execution`) and stores with its results file
+(:mod:`attnspec.publish.provenance`). ``attnspec notebooks`` executes the book's chapters this way.
 
 Listing the chapters (:func:`chapter`, :func:`chapters`) reads the title and the parameters cell
 straight from the MyST text, without jupytext or nbformat, so that ``attnspec chapters`` starts
-fast; executing a chapter reads it with jupytext (:func:`read_source`).
-
-The sources and the table of contents are read from ``attnspec/_book`` (links into the checkout,
-copied into the wheel as package data), so ``attnspec chapters`` and ``attnspec run`` also work from
-an installed package.
+fast. The sources and the table of contents are read from ``attnspec/_book`` (links into the
+checkout, copied into the wheel as package data), so ``attnspec chapters`` and ``attnspec run``
+also work from an installed package.
 """
 
 from __future__ import annotations
 
 import ast
-import logging
 import os
 import re
-import subprocess
-import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import cleanup
 from ..core.atomic import write_json
-from ..core.config import PARAMETERS, Config, validate
+from ..core.config import PARAMETERS, validate
 from ..core.errors import InvalidInput
-from ..core.paths import EXECUTED, SOURCES, TOC
+from ..core.paths import SOURCES, TOC
+from .execution import execute_notebook, read_notebook
 
 if TYPE_CHECKING:
     import nbformat
@@ -77,10 +72,6 @@ class Chapter:
     def source(self) -> Path:
         return SOURCES / f"{self.name}.md"
 
-    @property
-    def executed(self) -> Path:
-        return EXECUTED / f"{self.name}.ipynb"
-
     def parameter(self, name: str) -> ChapterParameter:
         for p in self.parameters:
             if p.name == name:
@@ -104,54 +95,40 @@ class Chapter:
         """Every parameter at its default, in the order of the parameters cell."""
         return {p.name: p.default for p in self.parameters}
 
-    def resolve(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    def resolve(self, overrides: dict[str, Any] | None = None) -> ChapterRun:
         """The full parameter set (defaults, then ``overrides``), checked as the chapter checks it.
 
-        Each value alone and every rule between values (e.g. ``remove_top_k < d``, ``hist_min <
-        hist_max``, including rules against another parameter's default) is checked here, before
-        a kernel starts: the chapter builds :class:`attnspec.core.config.Config` from its parameters
-        (the others at their defaults), and so does this method.
+        Each value alone and every rule of :data:`attnspec.core.config.RULES` that applies to this
+        chapter (e.g. ``remove_top_k < d``, ``hist_min < hist_max``, including rules against another
+        parameter's default) is checked here, before a kernel starts; the chapter checks the same
+        with :func:`attnspec.core.config.validate`.
 
         Raises
         ------
         InvalidInput
             naming the chapter, the parameter, its value and the valid range.
         """
-        values = self.defaults | dict(overrides or {})
+        overrides = dict(overrides or {})
+        values = self.defaults | overrides
+        for name in values:
+            self.parameter(name)
         try:
-            for name in values:
-                self.parameter(name)
-            config_fields = {f.name for f in fields(Config)}
-            Config(**{k: v for k, v in values.items() if k in config_fields})
-            validate(values)
-            for rule in CHAPTER_RULES.get(self.name, ()):
-                rule(values)
-            top_k = values.get("remove_top_k", PARAMETERS["remove_top_k"].default)
-            if "d_values" in values and min(values["d_values"]) <= top_k:
-                raise ValueError(
-                    f"d_values={values['d_values']} is out of range: "
-                    f"each d must be > remove_top_k = {top_k}"
-                )
-        except ValueError as exc:
-            message = str(exc)
-            culprit = message.split("=", 1)[0]
-            if culprit in PARAMETERS and culprit not in values:
-                message += (
-                    f" ({culprit} is not a parameter of this chapter: its default"
-                    f" {PARAMETERS[culprit].default!r} applies)"
-                )
-            raise InvalidInput(f"{self.name}: {message}") from None
-        return values
+            return ChapterRun(self, overrides, validate(values, chapter=self.name))
+        except InvalidInput as exc:
+            raise InvalidInput(f"{self.name}: {exc}") from None
+
+    def read_source(self) -> nbformat.NotebookNode:
+        """The MyST source as a notebook (jupytext), with stable cell ids."""
+        return read_notebook(self.source, self.name)
 
 
-def _beta_positive(values: dict[str, Any]) -> None:
-    if values["beta"] == 0:
-        raise ValueError("beta=0 is out of range: must be > 0 (the limit law needs theta_1 > 0)")
+@dataclass(frozen=True)
+class ChapterRun:
+    """A chapter with checked parameters: the overrides given and the full set they resolve to."""
 
-
-#: Rules a chapter adds to :class:`attnspec.core.config.Config`'s (the chapter raises the same error
-#: itself).
-CHAPTER_RULES = {"limit-law": (_beta_positive,)}
+    chapter: Chapter
+    overrides: dict[str, Any]
+    values: dict[str, Any]
 
 
 def toc_chapter_names() -> list[str]:
@@ -174,16 +151,6 @@ def toc_chapter_names() -> list[str]:
     # the C parser when PyYAML has it (the same result, faster); else the pure-Python safe loader
     walk(yaml.load(TOC.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
     return names
-
-
-def read_source(name: str) -> nbformat.NotebookNode:
-    """The MyST source of chapter ``name`` as a notebook (jupytext), with stable cell ids."""
-    import jupytext
-
-    nb = jupytext.read(SOURCES / f"{name}.md")
-    for i, cell in enumerate(nb.cells):
-        cell.id = f"{name}-{i}"
-    return nb
 
 
 def parameters_cell(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -285,133 +252,31 @@ def chapters() -> list[Chapter]:
     return [chapter(name, names) for name in names]
 
 
-def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove timing and papermill metadata so that re-execution leaves no diff."""
-    nb.metadata.pop("papermill", None)
-    for cell in nb.cells:
-        cell.metadata.pop("papermill", None)
-        cell.metadata.pop("execution", None)
-    return nb
+def execute(run: ChapterRun, output: Path, cwd: Path | None = None) -> Path:
+    """Execute a resolved chapter; write the notebook and its results file, atomically.
 
-
-def _kernel_manager_class(work: Path):
-    """A kernel manager: the kernel's connection file in ``work``, its log off the terminal.
-
-    The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
-    errors in cells still reach the notebook. Every manager is registered with
-    :mod:`attnspec.core.cleanup`.
-    """
-    from jupyter_client.manager import AsyncKernelManager
-
-    class QuietKernelManager(AsyncKernelManager):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.connection_file = str(work / "kernel.json")
-            cleanup.track_kernel(self)
-
-        async def start_kernel(self, **kwargs):
-            kwargs.setdefault("stdout", subprocess.DEVNULL)
-            kwargs.setdefault("stderr", subprocess.DEVNULL)
-            return await super().start_kernel(**kwargs)
-
-    return QuietKernelManager
-
-
-def _shutdown() -> None:
-    """Stop every kernel still running (after an interrupt during start-up or execution)."""
-    from jupyter_client.utils import run_sync
-
-    for km in cleanup.kernels():
-        try:
-            if km.has_kernel:
-                run_sync(km.shutdown_kernel)(now=True)
-            run_sync(km.cleanup_resources)()
-        except Exception:  # the kernel is already gone
-            pass
-        cleanup.untrack_kernel(km)
-
-
-def execute(
-    name: str, parameters: dict[str, Any] | None, output: Path, cwd: Path | None = None
-) -> Path:
-    """Execute chapter ``name`` with papermill; write the notebook and its results file, atomically.
-
-    ``parameters`` are the overrides (checked by :meth:`Chapter.resolve` before the kernel starts).
     Everything temporary lives in a hidden folder inside ``output``'s folder (registered with
     :mod:`attnspec.core.cleanup`), removed in any case; the notebook and ``CHAPTER.results.json``
     are moved into place whole (:func:`os.replace`). A failed or interrupted run leaves nothing
     partial, neither there nor in the system's temporary folder. The notebook's metadata
     ``attnspec`` records the parameters and the versions it ran with; the results file holds every
     glued value and claim (:func:`attnspec.publish.provenance.results`). The kernel runs in ``cwd``
-    (default: ``output``'s folder) and logs nothing to the terminal.
+    (default: ``output``'s folder).
     """
     import nbformat
-    import papermill
 
     from . import provenance
 
-    chap = chapter(name)
-    values = chap.resolve(parameters)
+    name = run.chapter.name
     output = Path(output).resolve()
     output.parent.mkdir(parents=True, exist_ok=True)
     with cleanup.temporary_folder(output.parent, f".{name}-") as work:
-        tmp_in, tmp_out = work / "input.ipynb", work / "output.ipynb"
-        nbformat.write(read_source(name), tmp_in)
-        quiet = [
-            logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")
-        ]
-        levels = [log.level for log in quiet]
-        for log in quiet:
-            log.setLevel(logging.ERROR)
-        try:
-            papermill.execute_notebook(
-                str(tmp_in),
-                str(tmp_out),
-                parameters=parameters or {},
-                cwd=str(cwd or output.parent),
-                progress_bar=False,
-                kernel_name="python3",
-                log_output=False,
-                kernel_manager_class=_kernel_manager_class(work),
-            )
-        finally:
-            _shutdown()
-            for log, level in zip(quiet, levels, strict=True):
-                log.setLevel(level)
-        nb = strip_volatile_metadata(nbformat.read(tmp_out, as_version=4))
-        nb.metadata["attnspec"] = provenance.notebook_metadata(name, values)
+        nb = execute_notebook(run.chapter.read_source(), work, cwd or output.parent, run.overrides)
+        nb.metadata["attnspec"] = provenance.notebook_metadata(name, run.values)
         nbformat.write(nb, work / "final.ipynb")
-        write_json(work / "final.json", provenance.results(name, values, nb))
+        write_json(work / "final.json", provenance.results(name, run.values, nb))
         os.chmod(work / "final.ipynb", 0o644)
         os.chmod(work / "final.json", 0o644)
         os.replace(work / "final.ipynb", output)
         os.replace(work / "final.json", provenance.results_path(output))
     return output
-
-
-def main(argv: list[str]) -> int:
-    usage = "usage: python -m attnspec.publish.chapters {execute,results} [NAME ...]"
-    if not argv or argv[0] not in ("execute", "results"):
-        print(usage, file=sys.stderr)
-        return 2
-    import nbformat
-
-    from . import provenance
-
-    for name in argv[1:] or toc_chapter_names():
-        if argv[0] == "execute":
-            print(f"executing {name}", flush=True)
-            execute(name, None, EXECUTED / f"{name}.ipynb", cwd=EXECUTED)
-        else:
-            notebook = EXECUTED / f"{name}.ipynb"
-            nb = nbformat.read(notebook, as_version=4)
-            values = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
-            print(
-                f"wrote {provenance.write_results(notebook, name, values, nb, stored=True)}",
-                flush=True,
-            )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

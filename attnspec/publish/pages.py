@@ -3,12 +3,9 @@
 These pages are executed notebooks like the chapters, but they compute nothing themselves: their
 hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values and embedded
 claims, through :mod:`attnspec.publish.executed`) and display them. So every number they show is a
-number a chapter computed, and a page is re-executed after the chapters are:
-
-    attnspec notebooks                       # every chapter, then every page
-    python -m attnspec.publish.pages execute            # all pages, after the chapters
-    python -m attnspec.publish.pages execute findings   # one page
-    python -m attnspec.publish.pages check              # pages showing a missing value (exit 1)
+number a chapter computed, and a page is re-executed after the chapters are (``attnspec notebooks``
+executes every chapter, then every page; ``attnspec notebooks findings`` one page).
+:func:`stored_problems` lists what the stored pages show as missing.
 
 A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
 ``book/NAME.ipynb`` and nbval-tested like a chapter. A value a page asks for and a chapter does not
@@ -18,27 +15,24 @@ listed in a warning box at the top of the page; nothing raises.
 
 from __future__ import annotations
 
-import math
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jupytext
 import nbformat
 
+from ..core import cleanup
 from ..core.atomic import atomic_path
 from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
-from .chapters import strip_volatile_metadata, toc_chapter_names
+from .chapters import toc_chapter_names
 from .executed import GluedValue, claims, glued_values, read
-from .report import markdown_table
+from .execution import execute_notebook, read_notebook
+from .report import format_power_of_ten, markdown_table, verdict
 
 PAGES = ("intro", "findings", "notation")
-
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def rung_symbol(name: str) -> str:
@@ -48,22 +42,6 @@ def rung_symbol(name: str) -> str:
     if name in LADDER:
         return LADDER[name].latex
     return rf"\mathtt{{{name}}}"
-
-
-def scientific(x: float, digits: int = 2) -> str:
-    """``x`` with ``digits`` significant digits as ``m × 10ᵉ`` (Unicode superscripts).
-
-    For example ``6.1 × 10⁶``.
-    """
-    if x == 0 or not math.isfinite(x):
-        return f"{x:g}"
-    exponent = math.floor(math.log10(abs(x)))
-    mantissa = round(x / 10**exponent, digits - 1)
-    if abs(mantissa) >= 10:
-        mantissa, exponent = mantissa / 10, exponent + 1
-    if exponent == 0:
-        return f"{mantissa:.{digits - 1}f}"
-    return f"{mantissa:.{digits - 1}f} × 10{str(exponent).translate(SUPERSCRIPTS)}"
 
 
 def missing_marker(chapter: str, key: str) -> str:
@@ -112,7 +90,11 @@ class ChapterClaims:
 
     @property
     def held(self) -> int:
-        return sum(bool(c.get("holds")) for c in self.claims)
+        return sum(c.get("holds") is True for c in self.claims)
+
+    @property
+    def unresolved(self) -> int:
+        return sum(c.get("holds") is None for c in self.claims)
 
 
 @dataclass
@@ -172,9 +154,9 @@ class StoredChapters:
         text = glued.text
         if glued.number is not None and not fmt and "e" in text.lower():
             mantissa = text.lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
-            text = scientific(glued.number, max(len(mantissa), 1))
+            text = format_power_of_ten(glued.number, max(len(mantissa), 1) - 1)
         elif glued.number is not None and fmt == "sci":
-            text = scientific(glued.number)
+            text = format_power_of_ten(glued.number)
         elif glued.number is not None and fmt:
             text = format(glued.number, fmt)
         elif glued.kind == "text" and len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
@@ -322,7 +304,7 @@ def provenance_kind(text: str) -> str:
 def findings_markdown(stored: StoredChapters) -> str:
     """The Findings page's tables: claims per chapter, then every claim of every chapter.
 
-    Columns of the full table: chapter, claim, measured, criterion, verdict (✓/✗) and provenance
+    Columns of the full table: chapter, claim, measured, criterion, verdict (✓ ✗ ○) and provenance
     (the paper with its section, the seed notebook, derived in this book, or a sanity check, as
     each chapter states it). A chapter whose stored notebook embeds no claims is named in a
     warning box; a claim without provenance shows *not stated*.
@@ -341,10 +323,18 @@ def findings_markdown(stored: StoredChapters) -> str:
     if kinds:
         parts[0] += " By provenance: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()) + "."
     rows = [
-        [g.number, chapter_link(g.chapter, g.title), len(g.claims), g.held, len(g.claims) - g.held]
+        [
+            g.number,
+            chapter_link(g.chapter, g.title),
+            len(g.claims),
+            g.held,
+            len(g.claims) - g.held - g.unresolved,
+            g.unresolved,
+        ]
         for g in groups
     ]
-    parts.append(markdown_table(["ch.", "chapter", "claims", "✓ hold", "✗ do not hold"], rows))
+    header = ["ch.", "chapter", "claims", "✓ hold", "✗ do not hold", "○ not resolvable"]
+    parts.append(markdown_table(header, rows))
     empty = [g for g in groups if not g.claims]
     if empty:
         names = "\n".join(f"- {g.number}. {chapter_link(g.chapter, g.title)}" for g in empty)
@@ -362,7 +352,7 @@ def findings_markdown(stored: StoredChapters) -> str:
                     c.get("claim", ""),
                     c.get("measured", ""),
                     c.get("criterion", ""),
-                    "✓" if c.get("holds") else "✗",
+                    verdict(c.get("holds")),
                     c.get("provenance") or "*not stated*",
                 ]
             )
@@ -374,15 +364,19 @@ def findings_markdown(stored: StoredChapters) -> str:
         if rows
         else "*No chapter embeds claims.*"
     )
-    failed = [
-        f"- ✗ {g.number}. {chapter_link(g.chapter, g.title)}, *{c.get('claim', '')}*: "
-        f"{c.get('if_fails', '')}"
-        for g in groups
-        for c in g.claims
-        if not c.get("holds")
-    ]
-    if failed:
-        parts.append("## Claims that do not hold\n\n" + "\n".join(failed))
+    for title, wanted in (
+        ("Claims that do not hold", False),
+        ("Claims the data cannot resolve", None),
+    ):
+        listed = [
+            f"- {verdict(wanted)} {g.number}. {chapter_link(g.chapter, g.title)}, "
+            f"*{c.get('claim', '')}*: {c.get('if_fails', '')}"
+            for g in groups
+            for c in g.claims
+            if c.get("holds") is wanted
+        ]
+        if listed:
+            parts.append(f"## {title}\n\n" + "\n".join(listed))
     return "\n\n".join(parts)
 
 
@@ -399,30 +393,20 @@ def read_source(name: str) -> nbformat.NotebookNode:
     """The MyST source of page ``name`` as a notebook (jupytext), with stable cell ids."""
     if name not in PAGES:
         raise ValueError(f"unknown page {name!r}; pages: {', '.join(PAGES)}")
-    nb = jupytext.read(PAGE_SOURCES / f"{name}.md")
-    for i, cell in enumerate(nb.cells):
-        cell.id = f"{name}-{i}"
-    return nb
+    return read_notebook(PAGE_SOURCES / f"{name}.md", name)
 
 
 def execute(name: str, output: Path | None = None) -> Path:
     """Execute page ``name`` in ``book/``; store it at ``output`` (default ``book/NAME.ipynb``).
 
-    The notebook is written atomically.
+    The same executor as the chapters' (:func:`attnspec.publish.execution.execute_notebook`); the
+    notebook is written atomically.
     """
-    from nbclient import NotebookClient
-
-    nb = read_source(name)
     output = Path(output) if output is not None else BOOK / f"{name}.ipynb"
-    NotebookClient(
-        nb,
-        timeout=600,
-        kernel_name="python3",
-        record_timing=False,
-        resources={"metadata": {"path": str(BOOK)}},
-    ).execute()
-    with atomic_path(output) as tmp:
-        nbformat.write(strip_volatile_metadata(nb), tmp)
+    with cleanup.temporary_folder(output.resolve().parent, f".{name}-") as work:
+        nb = execute_notebook(read_source(name), work, BOOK)
+        with atomic_path(output) as tmp:
+            nbformat.write(nb, tmp)
     return output
 
 
@@ -446,28 +430,3 @@ def stored_problems(names: tuple[str, ...] = PAGES) -> list[str]:
                     if "embed no claims" in text:
                         problems.append(f"{name}: some stored chapters embed no claims")
     return list(dict.fromkeys(problems))
-
-
-USAGE = (
-    f"usage: python -m attnspec.publish.pages execute [{' | '.join(PAGES)} ...]  |  "
-    "python -m attnspec.publish.pages check"
-)
-
-
-def main(argv: list[str]) -> int:
-    if argv == ["check"]:
-        problems = stored_problems()
-        for line in problems:
-            print(line)
-        return 1 if problems else 0
-    if not argv or argv[0] != "execute" or any(a not in PAGES for a in argv[1:]):
-        print(USAGE, file=sys.stderr)
-        return 2
-    for name in argv[1:] or PAGES:
-        print(f"executing page {name}", flush=True)
-        execute(name)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

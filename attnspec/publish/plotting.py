@@ -5,8 +5,6 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..models.ladder import REFERENCE
-
 
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
     """Label the axes of ``ax``, draw its legend (keyword arguments ``legend``), tighten ``fig``."""
@@ -34,19 +32,6 @@ def top_singular_values(top: dict[str, np.ndarray]) -> plt.Figure:
     return fig
 
 
-def loglog_fit(
-    x, y, yerr, slope: float, intercept: float, xlabel: str, ylabel: str, label: str = "measured"
-) -> plt.Figure:
-    r"""Points with error bars on log-log axes and the fitted line :math:`y = e^{a} x^{b}`."""
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label=label)
-    xs = np.geomspace(min(x), max(x), 50)
-    ax.plot(xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto x^{{{slope:.2f}}}$")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    return _finish(fig, ax, xlabel, ylabel)
-
-
 def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: str) -> plt.Figure:
     """Histogram density of ``values`` with the normal density N(mean, std²) and a line at mean."""
     fig, ax = plt.subplots(figsize=(6.5, 4))
@@ -72,51 +57,6 @@ def measured_vs_predicted(
     if logy:
         ax.set_yscale("log")
     return _finish(fig, ax, xlabel, ylabel)
-
-
-def sorted_bulk_curves(bulks: dict[str, np.ndarray], dashed: str = "sqrt_d_A") -> plt.Figure:
-    """Descending sorted bulk squared singular values of every model (``dashed`` drawn dashed)."""
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, values in bulks.items():
-        ax.plot(
-            np.sort(values)[::-1],
-            linewidth=1.2,
-            label=name,
-            linestyle="--" if name == dashed else "-",
-        )
-    return _finish(
-        fig, ax, "index (sorted, top-k removed, pooled over trials)", r"$s^2$", fontsize=8
-    )
-
-
-def bulk_histogram_grid(
-    bulks: dict[str, np.ndarray],
-    bins: int,
-    value_range: tuple[float, float],
-    reference: str = REFERENCE,
-    density=None,
-) -> plt.Figure:
-    """One panel per model: its bulk histogram over the reference's (and an optional density
-    curve)."""
-    names = [n for n in bulks if n != reference]
-    cols = 3
-    rows = -(-len(names) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(11, 3.2 * rows), sharex=True, sharey=True)
-    edges = np.linspace(*value_range, bins + 1)
-    for ax, name in zip(axes.flat, names, strict=False):
-        ax.hist(bulks[reference], bins=edges, density=True, color="0.75", label=reference)
-        ax.hist(bulks[name], bins=edges, density=True, histtype="step", linewidth=1.3, label=name)
-        if density is not None:
-            xs = np.linspace(*value_range, 600)
-            ax.plot(xs, density(xs), "k--", linewidth=1, label="limit law")
-        ax.set_title(name, fontsize=10)
-        ax.legend(fontsize=7)
-    for ax in axes.flat[len(names) :]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel(r"$s^2$")
-    fig.tight_layout()
-    return fig
 
 
 def curves(

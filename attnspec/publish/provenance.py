@@ -31,6 +31,7 @@ from ..core.atomic import write_json
 from ..core.errors import InvalidInput
 from ..core.paths import EXECUTED, ROOT
 from .executed import claims, glued_values
+from .report import verdict
 
 SUFFIX = ".results.json"
 
@@ -240,11 +241,12 @@ class ValueChange:
 
 @dataclass(frozen=True)
 class ClaimChange:
-    """A claim whose verdict differs: its text and the verdict (True = holds) in each run."""
+    """A claim whose verdict differs: its text and its verdict in each run (✓ ✗ ○, or – when that
+    run does not have the claim)."""
 
     claim: str
-    a: bool | None
-    b: bool | None
+    a: str
+    b: str
 
 
 @dataclass(frozen=True)
@@ -317,7 +319,7 @@ def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
         return Diff(a["chapter"], values, (), claims_compared=False)
     for i in range(max(len(ca), len(cb))):
         x, y = (ca[i] if i < len(ca) else None), (cb[i] if i < len(cb) else None)
-        hx, hy = (x["holds"] if x else None), (y["holds"] if y else None)
+        hx, hy = (verdict(x["holds"]) if x else "–"), (verdict(y["holds"]) if y else "–")
         if hx != hy:
             changes.append(ClaimChange((x or y)["claim"], hx, hy))
     return Diff(a["chapter"], values, tuple(changes))
@@ -328,10 +330,6 @@ def _short(text: str | None, width: int = 40) -> str:
         return "–"
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _verdict(holds: bool | None) -> str:
-    return "–" if holds is None else "✓" if holds else "✗"
 
 
 def format_rel(rel: float | None) -> str:
@@ -363,9 +361,7 @@ def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published")
         lines.append(f"claims not compared: only one of {a_name} and {b_name} recorded its claims")
     elif result.claims:
         lines.append(f"{len(result.claims)} claims changed verdict ({b_name} -> {a_name}):")
-        lines += [
-            f"  {_verdict(c.b)} -> {_verdict(c.a)}  {_short(c.claim, 100)}" for c in result.claims
-        ]
+        lines += [f"  {c.b} -> {c.a}  {_short(c.claim, 100)}" for c in result.claims]
     else:
         lines.append("no claim changed verdict")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ import yaml
 from ..core import cleanup
 from ..core.errors import InvalidInput
 from ..core.paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
-from .chapters import chapter
+from .chapters import Chapter
 from .report import markdown_table
 
 
@@ -32,14 +32,14 @@ def _value(value) -> str:
     return ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
 
 
-def preface(name: str, parameters: dict, results_file: Path | None) -> str:
+def preface(chap: Chapter, parameters: dict, results_file: Path | None) -> str:
     """Markdown that opens a re-run page.
 
     It gives the parameters used and what changed against the published chapter.
     """
     from . import provenance
 
-    defaults = chapter(name).defaults
+    defaults = chap.defaults
     order = list(defaults) + [k for k in parameters if k not in defaults]
     rows = [
         [
@@ -59,7 +59,7 @@ def preface(name: str, parameters: dict, results_file: Path | None) -> str:
         "",
     ]
     try:
-        published = provenance.load(provenance.published(name))
+        published = provenance.load(provenance.published(chap.name))
         current = provenance.load(results_file) if results_file else None
     except InvalidInput:
         published = current = None
@@ -82,12 +82,11 @@ def preface(name: str, parameters: dict, results_file: Path | None) -> str:
                 "\nClaims are not compared: the published chapter did not record its claims."
             )
         elif result.claims:
-            verdict = {True: "✓", False: "✗", None: "–"}
             text.append("\nClaims whose verdict changed:\n")
             text.append(
                 markdown_table(
                     ["claim", "published", "this run"],
-                    [[c.claim, verdict[c.b], verdict[c.a]] for c in result.claims],
+                    [[c.claim, c.b, c.a] for c in result.claims],
                 )
             )
     else:
@@ -167,8 +166,8 @@ def inline(page: Path) -> str:
     return re.sub(r"\b(src|href)=(['\"])([^'\"]*)\2", attr, html)
 
 
-def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
-    """Render an executed chapter notebook (and its results file) to one self-contained HTML page.
+def render_html(notebook: str | Path, chap: Chapter, target: str | Path | None = None) -> Path:
+    """Render an executed notebook of ``chap`` (and its results file) to one self-contained page.
 
     Written atomically to ``target`` (default: the notebook's name with ``.html``); the temporary
     book lives in a hidden folder beside it and is removed in any case.
@@ -177,11 +176,11 @@ def render_html(notebook: str | Path, target: str | Path | None = None) -> Path:
     notebook = Path(notebook).resolve()
     nb = nbformat.read(notebook, as_version=4)
     meta = nb.metadata.get("attnspec", {})
-    name = meta.get("chapter") or notebook.stem
+    name = chap.name
     results_file = notebook.with_name(f"{notebook.stem}.results.json")
-    parameters = meta.get("parameters") or chapter(name).defaults
+    parameters = meta.get("parameters") or chap.defaults
     with cleanup.temporary_folder(target.resolve().parent, f".{name}-html-") as work:
-        opening = preface(name, parameters, results_file if results_file.is_file() else None)
+        opening = preface(chap, parameters, results_file if results_file.is_file() else None)
         first = next(c for c in nb.cells if c.cell_type == "markdown")
         title, _, rest = first.source.partition(
             "\n"

@@ -1,35 +1,22 @@
 """Markdown tables for the chapters: results, parameters, the model ladder, and claims tables.
 
-Every chapter ends with a claims table: claim, measured value, criterion, ✓/✗. A claim that fails
-under other parameters shows ✗ and its sentence; nothing raises.
+Every chapter ends with a claims table: claim, measured value, criterion, verdict. The verdicts are
+three (:data:`VERDICTS`): ✓ holds, ✗ does not hold, ○ not resolvable (the data cannot decide it, or
+its criterion is a convention). A claim that fails under other parameters shows ✗ and its sentence;
+nothing raises.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 import numpy as np
 
+from ..core.claims import Claim, verdict
 from ..core.config import PARAMETERS
 from ..models.ladder import LADDER
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One checked claim: what is claimed, the measured value (formatted), the criterion, the
-    verdict."""
-
-    claim: str
-    measured: str
-    criterion: str
-    holds: bool
-    #: One sentence shown below the table when the claim fails.
-    if_fails: str = ""
-    #: Where the claim comes from: "paper §…", "seed notebook", "derived here", "sanity check".
-    provenance: str = ""
-
 
 CLAIMS_MARKER = "attnspec-claims"
 
@@ -61,15 +48,18 @@ def claims_markdown(claims: list[Claim]) -> str:
     invisible when rendered), so that provenance files and the Findings page read them from the
     executed notebook instead of parsing the table.
     """
-    rows = [[c.claim, c.measured, c.criterion, "✓" if c.holds else "✗"] for c in claims]
+    rows = [[c.claim, c.measured, c.criterion, verdict(c.holds)] for c in claims]
     text = markdown_table(["claim", "measured", "criterion", ""], rows)
-    failed = [f"- ✗ *{c.claim}*: {c.if_fails}" for c in claims if not c.holds]
-    held = sum(c.holds for c in claims)
-    text += f"\n\n{held} of {len(claims)} claims hold at these parameters."
-    if failed:
-        text += "\n\n" + "\n".join(failed)
+    held = sum(c.holds is not None and bool(c.holds) for c in claims)
+    open_ = sum(c.holds is None for c in claims)
+    text += f"\n\n{held} of {len(claims)} claims hold at these parameters"
+    text += f"; {open_} cannot be resolved by the data." if open_ else "."
+    notes = [f"- {verdict(c.holds)} *{c.claim}*: {c.if_fails}" for c in claims if not c.holds]
+    if notes:
+        text += "\n\n" + "\n".join(notes)
+    holds = [None if c.holds is None else bool(c.holds) for c in claims]
     data = json.dumps(
-        [asdict(c) | {"holds": bool(c.holds)} for c in claims], ensure_ascii=False
+        [asdict(c) | {"holds": h} for c, h in zip(claims, holds, strict=True)], ensure_ascii=False
     ).replace("--", "\\u002d\\u002d")
     return f"{text}\n\n<!-- {CLAIMS_MARKER} {data} -->"
 
@@ -198,14 +188,21 @@ def format_uncertain(
     return f"{value:.{n}f} ± {se:.{n}f}" if _finite(se) and se > 0 else f"{value:.{n}f}"
 
 
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def format_power_of_ten(x: float, digits: int = 1) -> str:
-    """``x`` as a mantissa times a power of ten with a Unicode superscript, e.g. ``3.8 × 10⁵``; ∞
-    if infinite."""
+    """``x`` as a mantissa with ``digits`` decimals times a power of ten, e.g. ``3.8 × 10⁵``.
+
+    The book's one such formatter. The mantissa alone when the power is :math:`10^0`; ∞ if
+    infinite, n/a if not a number.
+    """
     if not np.isfinite(x):
         return "∞" if x > 0 else "n/a"
     mantissa, exponent = f"{x:.{digits}e}".split("e")
-    superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-    return f"{mantissa} × 10{superscript}"
+    if int(exponent) == 0:
+        return mantissa
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
 
 
 def with_interval(value, low, high, digits: int = 4) -> str:

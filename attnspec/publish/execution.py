@@ -1,0 +1,115 @@
+"""Executing a notebook of the book: one executor (papermill) for the chapters and the pages.
+
+:func:`read_notebook` reads a MyST source with jupytext and gives its cells stable ids;
+:func:`execute_notebook` runs it in a kernel that logs nothing to the terminal and is stopped on
+Ctrl-C or SIGTERM (:mod:`attnspec.core.cleanup`), and returns it without timing metadata, so that
+re-execution leaves no diff.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..core import cleanup
+
+if TYPE_CHECKING:
+    import nbformat
+
+
+def read_notebook(source: Path, prefix: str) -> nbformat.NotebookNode:
+    """The MyST notebook ``source`` (jupytext), its cells named ``prefix-0``, ``prefix-1``, ..."""
+    import jupytext
+
+    nb = jupytext.read(source)
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"{prefix}-{i}"
+    return nb
+
+
+def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Remove timing and papermill metadata so that re-execution leaves no diff."""
+    nb.metadata.pop("papermill", None)
+    for cell in nb.cells:
+        cell.metadata.pop("papermill", None)
+        cell.metadata.pop("execution", None)
+    return nb
+
+
+def _kernel_manager_class(work: Path):
+    """A kernel manager: the kernel's connection file in ``work``, its log off the terminal.
+
+    The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
+    errors in cells still reach the notebook. Every manager is registered with
+    :mod:`attnspec.core.cleanup`.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.connection_file = str(work / "kernel.json")
+            cleanup.track_kernel(self)
+
+        async def start_kernel(self, **kwargs):
+            kwargs.setdefault("stdout", subprocess.DEVNULL)
+            kwargs.setdefault("stderr", subprocess.DEVNULL)
+            return await super().start_kernel(**kwargs)
+
+    return QuietKernelManager
+
+
+def _shutdown() -> None:
+    """Stop every kernel still running (after an interrupt during start-up or execution)."""
+    from jupyter_client.utils import run_sync
+
+    for km in cleanup.kernels():
+        try:
+            if km.has_kernel:
+                run_sync(km.shutdown_kernel)(now=True)
+            run_sync(km.cleanup_resources)()
+        except Exception:  # the kernel is already gone
+            pass
+        cleanup.untrack_kernel(km)
+
+
+def execute_notebook(
+    nb: nbformat.NotebookNode, work: Path, cwd: Path, parameters: dict[str, Any] | None = None
+) -> nbformat.NotebookNode:
+    """Execute ``nb`` with papermill in the kernel's folder ``cwd``; return it, executed.
+
+    ``parameters`` are injected after the cell tagged ``parameters`` (none: the notebook runs as
+    written). ``work`` is a private folder for the input, output and connection files.
+
+    Raises
+    ------
+    papermill.exceptions.PapermillExecutionError
+        when a cell raises; the notebook's own traceback is in the message.
+    """
+    import nbformat
+    import papermill
+
+    source, executed = work / "input.ipynb", work / "output.ipynb"
+    nbformat.write(nb, source)
+    quiet = [logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")]
+    levels = [log.level for log in quiet]
+    for log in quiet:
+        log.setLevel(logging.ERROR)
+    try:
+        papermill.execute_notebook(
+            str(source),
+            str(executed),
+            parameters=parameters or {},
+            cwd=str(cwd),
+            progress_bar=False,
+            kernel_name="python3",
+            log_output=False,
+            kernel_manager_class=_kernel_manager_class(work),
+        )
+    finally:
+        _shutdown()
+        for log, level in zip(quiet, levels, strict=True):
+            log.setLevel(level)
+    return strip_volatile_metadata(nbformat.read(executed, as_version=4))
