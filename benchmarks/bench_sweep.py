@@ -29,7 +29,7 @@ from attnspec.experiments.sweep import compute_trials, cores, local_cluster, mak
 from attnspec.experiments.trials import run_ladder
 
 GRID = make_grid([1000], [0.5, 1.0], 4)
-TASKS = [(cfg, k) for cfg in GRID for k in range(cfg.trials)]
+TASKS = [(cfg, k, None) for cfg in GRID for k in range(cfg.trials)]
 CORES = cores()
 
 

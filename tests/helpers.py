@@ -1,5 +1,6 @@
-"""Helpers shared by several test modules (not tests themselves): an HTML table reader, the
-source/executed notebook comparison, nbval run in a subprocess, and a page probed in Chromium."""
+"""Helpers shared by several test modules (not tests themselves): strict JSON, the command's exit
+status, hand-built glue notebooks, an HTML table reader, the source/executed notebook comparison,
+nbval run in a subprocess, and a page probed in Chromium."""
 
 from __future__ import annotations
 
@@ -16,6 +17,61 @@ from attnspec.core.paths import ROOT
 from attnspec.publish.pdf import FLAGS
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
+#: The MIME prefix myst-nb's glue gives a value's outputs.
+RECORD = "application/papermill.record/"
+
+
+def strict_json(path: Path):
+    """The JSON in ``path``; ValueError on NaN or Infinity, which strict JSON does not allow."""
+
+    def refuse(name):
+        raise ValueError(f"not strict JSON: {name}")
+
+    return json.loads(path.read_text(), parse_constant=refuse)
+
+
+def cli_status(argv: list[str]) -> int:
+    """``attnspec``'s exit status for ``argv``, whether main() returns it or argparse exits."""
+    from attnspec.cli import main
+
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
+def glue_output(key: str, data: str | dict):
+    """The display output ``glue(key, ...)`` stores: ``data`` is its text/plain, or a MIME dict."""
+    import nbformat
+
+    data = {"text/plain": data} if isinstance(data, str) else data
+    return nbformat.v4.new_output(
+        "display_data",
+        data={RECORD + mime: value for mime, value in data.items()},
+        metadata={"scrapbook": {"name": key, "mime_prefix": RECORD}},
+    )
+
+
+def claims_output(claim_list):
+    """The display output of a chapter's claims table."""
+    import nbformat
+
+    from attnspec.publish.report import claims_markdown
+
+    return nbformat.v4.new_output(
+        "display_data", data={"text/markdown": claims_markdown(claim_list)}
+    )
+
+
+def notebook_with(outputs, markdown: str | None = None):
+    """A notebook with one code cell holding ``outputs`` (after a Markdown cell, if given)."""
+    import nbformat
+
+    cell = nbformat.v4.new_code_cell("...")
+    cell.outputs = list(outputs)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = ([nbformat.v4.new_markdown_cell(markdown)] if markdown else []) + [cell]
+    return nb
 
 
 class _Tables(HTMLParser):

@@ -3,7 +3,6 @@ closed or full stdout. Every test runs the real command on temporary folders."""
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import subprocess
@@ -14,6 +13,7 @@ import pytest
 
 from attnspec.core.atomic import atomic_path, check_writable
 from attnspec.core.errors import InvalidInput
+from tests.helpers import strict_json
 
 LAW = ["law", "--beta", "1"]
 
@@ -41,13 +41,6 @@ def attnspec(
 
 def one_line(stderr: str, fragment: str) -> None:
     assert stderr.count("\n") == 1 and "Traceback" not in stderr and fragment in stderr, stderr
-
-
-def strict_json(path: Path):
-    def refuse(name):
-        raise ValueError(f"not strict JSON: {name}")
-
-    return json.loads(path.read_text(), parse_constant=refuse)
 
 
 @pytest.fixture

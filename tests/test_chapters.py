@@ -10,7 +10,7 @@ import pytest
 from attnspec.cli import main
 from attnspec.core.errors import InvalidInput
 from attnspec.core.paths import EXECUTED, SOURCES
-from attnspec.publish.chapters import chapter, read_source, toc_chapter_names
+from attnspec.publish.chapters import chapter, toc_chapter_names
 from attnspec.publish.executed import claims, glued_values
 from tests.helpers import assert_cells_agree
 
@@ -50,7 +50,7 @@ def test_every_source_has_an_executed_notebook_and_the_toc_lists_only_real_chapt
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_source_and_executed_notebook_agree_cell_by_cell(name):
-    assert_cells_agree(read_source(name), executed(name))
+    assert_cells_agree(chapter(name).read_source(), executed(name))
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
@@ -211,8 +211,6 @@ def test_stored_results_file_agrees_with_the_stored_notebook(name):
     """CHAPTER.results.json (written by every execution) holds exactly the notebook's glue and
     claims.
 
-    After a chapter is re-executed by other means, regenerate with
-    ``python -m attnspec.publish.chapters results``.
     """
     nb = executed(name)
     results = json.loads((EXECUTED / f"{name}.results.json").read_text())
@@ -230,6 +228,8 @@ def test_stored_results_file_agrees_with_the_stored_notebook(name):
 
 def test_resolve_merges_defaults_and_checks_rules():
     ladder = chapter("ladder")
-    assert ladder.resolve({"d": 300})["d"] == 300 and ladder.resolve({})["trials"] == 10
+    run = ladder.resolve({"d": 300})
+    assert run.values["d"] == 300 and run.overrides == {"d": 300} and run.chapter is ladder
+    assert ladder.resolve({}).values["trials"] == 10
     with pytest.raises(InvalidInput, match="ladder: remove_top_k=60"):
         ladder.resolve({"d": 50, "remove_top_k": 60})

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import attnspec.core.config as config
-from attnspec.cli import main
 from attnspec.experiments.trials import run_ladder
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.nonlinearity import poly_degree, theta_f, theta_q
+from tests.helpers import cli_status
 
 SMALL = ["--d", "48", "--trials", "2", "--seed", "3"]
 KEYS = {
@@ -37,17 +37,9 @@ KEYS = {
 }
 
 
-def run_main(argv: list[str]) -> int:
-    """main()'s status, whether it returns it or argparse exits with it."""
-    try:
-        return main(argv)
-    except SystemExit as exc:
-        return exc.code
-
-
 def test_prints_summary_and_writes_json(tmp_path, capsys):
     out_json = tmp_path / "summary.json"
-    assert run_main(["ladder", *SMALL, "-o", str(out_json)]) == 0
+    assert cli_status(["ladder", *SMALL, "-o", str(out_json)]) == 0
     out = capsys.readouterr().out
     assert "polynomial degree n_d = " + str(poly_degree(48, 2.0)) in out
     assert "theta statistics" in out and "mean s1(A)" in out and "normalizers D_i" in out
@@ -77,7 +69,7 @@ def test_prints_summary_and_writes_json(tmp_path, capsys):
 
 def test_printed_numbers_match_the_json(tmp_path, capsys):
     out_json = tmp_path / "s.json"
-    run_main(["ladder", *SMALL, "--beta", "0.5", "--output", str(out_json)])
+    cli_status(["ladder", *SMALL, "--beta", "0.5", "--output", str(out_json)])
     out = capsys.readouterr().out
     s = json.loads(out_json.read_text())
     assert f"{s['s1_A_mean']:.6f}" in out and f"{s['D_std']:.6f}" in out
@@ -86,7 +78,7 @@ def test_printed_numbers_match_the_json(tmp_path, capsys):
 
 def test_without_json_writes_nothing(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert run_main(["ladder", "--d", "16", "--trials", "1"]) == 0
+    assert cli_status(["ladder", "--d", "16", "--trials", "1"]) == 0
     assert capsys.readouterr().out
     assert [p.name for p in tmp_path.iterdir()] == ["cache"]
 
@@ -112,7 +104,7 @@ INVALID = [
 @pytest.mark.parametrize("args, fragment", INVALID)
 def test_invalid_input_one_line_status_2_nothing_written(tmp_path, capsys, args, fragment):
     out_json = tmp_path / "out.json"
-    assert run_main(["ladder", *args, "-o", str(out_json)]) == 2
+    assert cli_status(["ladder", *args, "-o", str(out_json)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.splitlines()
@@ -124,14 +116,14 @@ def test_invalid_input_one_line_status_2_nothing_written(tmp_path, capsys, args,
 
 
 def test_parse_errors_state_the_valid_range(capsys):
-    assert run_main(["ladder", "--d", "2.5"]) == 2
+    assert cli_status(["ladder", "--d", "2.5"]) == 2
     assert ">= 2 and <= 20000" in capsys.readouterr().err
 
 
 def test_memory_refusal(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(config, "available_memory_bytes", lambda: 2**20)
     out_json = tmp_path / "out.json"
-    assert run_main(["ladder", "--d", "1000", "-o", str(out_json)]) == 2
+    assert cli_status(["ladder", "--d", "1000", "-o", str(out_json)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "GiB" in err and "d=1000" in err
     assert not out_json.exists()
@@ -140,14 +132,14 @@ def test_memory_refusal(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("option", ["-o", "--output", "--json"])
 @pytest.mark.parametrize("target", ["missing/out.json", "."])
 def test_unwritable_output_path_is_refused_before_work(tmp_path, capsys, target, option):
-    assert run_main(["ladder", *SMALL, option, str(tmp_path / target)]) == 2
+    assert cli_status(["ladder", *SMALL, option, str(tmp_path / target)]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and f"{option} " in err  # the spelling that was typed
     assert not (tmp_path / "cache").exists()
 
 
 def test_no_command(capsys):
-    assert run_main([]) == 2
+    assert cli_status([]) == 2
     assert len(capsys.readouterr().err.splitlines()) == 1
 
 
@@ -188,21 +180,21 @@ def test_installed_command_in_a_subprocess(tmp_path):
 
 def test_remove_top_k_with_underscores_is_the_same_option(tmp_path, capsys):
     dashed, underscored = tmp_path / "a.json", tmp_path / "b.json"
-    assert run_main(["ladder", *SMALL, "--remove-top-k", "2", "-o", str(dashed)]) == 0
-    assert run_main(["ladder", *SMALL, "--remove_top_k", "2", "-o", str(underscored)]) == 0
+    assert cli_status(["ladder", *SMALL, "--remove-top-k", "2", "-o", str(dashed)]) == 0
+    assert cli_status(["ladder", *SMALL, "--remove_top_k", "2", "-o", str(underscored)]) == 0
     assert json.loads(dashed.read_text()) == json.loads(underscored.read_text())
 
 
 def test_deprecated_json_spelling_writes_the_same_file(tmp_path, capsys):
     new, old = tmp_path / "new.json", tmp_path / "old.json"
-    assert run_main(["ladder", *SMALL, "--output", str(new)]) == 0
-    assert run_main(["ladder", *SMALL, "--json", str(old)]) == 0
+    assert cli_status(["ladder", *SMALL, "--output", str(new)]) == 0
+    assert cli_status(["ladder", *SMALL, "--json", str(old)]) == 0
     assert new.read_text() == old.read_text()
 
 
 def test_output_and_its_deprecated_alias_together_are_refused(tmp_path, capsys):
     args = ["ladder", *SMALL, "-o", str(tmp_path / "a.json"), "--json", str(tmp_path / "b.json")]
-    assert run_main(args) == 2
+    assert cli_status(args) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "not allowed with" in err
     assert list(tmp_path.iterdir()) == []

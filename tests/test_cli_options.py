@@ -10,12 +10,13 @@ import sys
 
 import pytest
 
-from attnspec.cli import build_parser, main
+from attnspec.cli import build_parser
 from attnspec.commands.notebooks import plan
 from attnspec.commands.options import parameter_name, parameter_pairs
 from attnspec.core.errors import InvalidInput
-from attnspec.publish.chapters import parameters_cell, read_listing, read_source, toc_chapter_names
+from attnspec.publish.chapters import chapter, parameters_cell, read_listing, toc_chapter_names
 from attnspec.publish.pages import PAGES
+from tests.helpers import cli_status
 
 #: Modules that building the parser must not import (each sub-command imports them when it runs).
 HEAVY = [
@@ -31,14 +32,6 @@ HEAVY = [
     "dask",
     "distributed",
 ]
-
-
-def status(argv: list[str]) -> int:
-    """main()'s status, whether it returns it or argparse exits with it."""
-    try:
-        return main(argv)
-    except SystemExit as exc:
-        return exc.code
 
 
 def test_parser_imports_nothing_heavy():
@@ -71,7 +64,7 @@ def test_python_dash_m_attnspec_is_the_command():
 
 @pytest.mark.parametrize("name", toc_chapter_names())
 def test_listing_reads_what_jupytext_reads(name):
-    nb = read_source(name)
+    nb = chapter(name).read_source()
     markdown = next(c.source for c in nb.cells if c.cell_type == "markdown")
     assert read_listing(name) == (markdown.splitlines()[0].lstrip("# "), parameters_cell(nb).source)
 
@@ -96,13 +89,13 @@ def test_every_written_path_is_dash_o_and_the_old_flags_are_aliases(argv, old):
 
 @pytest.mark.parametrize("command", ["ladder", "law", "diff", "sweep"])
 def test_help_names_output_and_the_deprecated_spelling(command, capsys):
-    assert status([command, "--help"]) == 0
+    assert cli_status([command, "--help"]) == 0
     out = capsys.readouterr().out
     assert "-o" in out and "--output" in out and "deprecated" in out
 
 
 def test_sweep_requires_an_output(capsys):
-    assert status(["sweep", "--d", "24"]) == 2
+    assert cli_status(["sweep", "--d", "24"]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "-o/--output" in err
 
@@ -125,7 +118,7 @@ def test_parameter_names_with_dashes_or_underscores():
 @pytest.mark.parametrize("spelling", ["remove_top_k", "remove-top-k"])
 def test_run_accepts_both_spellings(spelling, tmp_path, capsys):
     argv = ["run", "ladder", "-p", "d", "50", "-p", spelling, "60", "-o", str(tmp_path / "r")]
-    assert status(argv) == 2
+    assert cli_status(argv) == 2
     err = capsys.readouterr().err
     assert "remove_top_k=60 is out of range" in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
@@ -143,6 +136,6 @@ def test_notebooks_plan():
 
 
 def test_notebooks_rejects_unknown_names_before_running(capsys):
-    assert status(["notebooks", "nope"]) == 2
+    assert cli_status(["notebooks", "nope"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "nope" in err and "ladder" in err

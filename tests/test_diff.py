@@ -9,31 +9,17 @@ import nbformat
 import pytest
 
 from attnspec.cli import main
+from attnspec.core.claims import Claim
 from attnspec.core.errors import InvalidInput
 from attnspec.publish import provenance
-from attnspec.publish.report import Claim, claims_markdown
-
-REC = "application/papermill.record/"
+from tests.helpers import claims_output, glue_output, notebook_with
 
 
 def _notebook(values: dict, holds: list[bool]) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_code_cell("...")
-    meta = {"scrapbook": {"name": None, "mime_prefix": REC}}
-    cell.outputs = [
-        nbformat.v4.new_output(
-            "display_data",
-            data={REC + "text/plain": text},
-            metadata={"scrapbook": dict(meta["scrapbook"], name=key)},
-        )
-        for key, text in values.items()
-    ]
     claims = [Claim(f"claim {i}", "1", "< 2", h) for i, h in enumerate(holds)]
-    cell.outputs.append(
-        nbformat.v4.new_output("display_data", data={"text/markdown": claims_markdown(claims)})
+    return notebook_with(
+        [glue_output(key, text) for key, text in values.items()] + [claims_output(claims)]
     )
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [cell]
-    return nb
 
 
 def _write(folder, chapter, values, holds, parameters=None):
@@ -78,7 +64,19 @@ def test_diff_lists_changed_values_and_claims(tmp_path, capsys):
         and x["b"] == "0.0148"
         and x["rel_change"] == pytest.approx((0.0421 - 0.0148) / 0.0148)
     )
-    assert data["claims"] == [{"claim": "claim 1", "a": True, "b": False}]
+    assert data["claims"] == [{"claim": "claim 1", "a": "✓", "b": "✗"}]
+
+
+def test_diff_treats_not_resolvable_as_a_third_verdict(tmp_path, capsys):
+    """○ (holds None) is a verdict of its own: a change to or from it is a change, and a claim that
+    one run does not have shows –."""
+    a = _write(tmp_path / "a", "ladder", {"k": "3"}, [None, True, None])
+    b = _write(tmp_path / "b", "ladder", {"k": "3"}, [True, True])
+    assert main(["diff", str(a), str(b), "-o", str(tmp_path / "d.json")]) == 0
+    out = capsys.readouterr().out
+    assert "✓ -> ○  claim 0" in out and "– -> ○  claim 2" in out and "claim 1" not in out
+    data = json.loads((tmp_path / "d.json").read_text())
+    assert [(c["b"], c["a"]) for c in data["claims"]] == [("✓", "○"), ("–", "○")]
 
 
 def test_diff_defaults_to_the_published_chapter(tmp_path, capsys):

@@ -4,7 +4,6 @@ real bugs keep their traceback."""
 
 from __future__ import annotations
 
-import json
 import math
 import resource
 import subprocess
@@ -25,13 +24,7 @@ from attnspec.core.errors import InvalidInput
 from attnspec.experiments.sweep import check_workers, make_grid
 from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 from attnspec.models.nonlinearity import theta_f, theta_q
-
-
-def strict_json(path):
-    def refuse(name):
-        raise ValueError(f"not strict JSON: {name}")
-
-    return json.loads(path.read_text(), parse_constant=refuse)
+from tests.helpers import strict_json
 
 
 def one_line_error(capsys, command: str, fragment: str) -> None:

@@ -1,44 +1,26 @@
 """Reading glued values and claims back from an executed notebook."""
 
-import nbformat
-
+from attnspec.core.claims import Claim
 from attnspec.publish.executed import claims, glued_values
-from attnspec.publish.report import Claim, claims_markdown
-
-
-def _glue(key, data):
-    return nbformat.v4.new_output(
-        "display_data",
-        data=data,
-        metadata={"scrapbook": {"name": key, "mime_prefix": "application/papermill.record/"}},
-    )
+from tests.helpers import claims_output, glue_output, notebook_with
 
 
 def _notebook():
-    rec = "application/papermill.record/"
-    cell = nbformat.v4.new_code_cell("...")
-    cell.outputs = [
-        _glue("x_float", {rec + "text/plain": "0.0171"}),
-        _glue("x_int", {rec + "text/plain": "8"}),
-        _glue("x_str", {rec + "text/plain": "'≤ 1e-12'"}),
-        _glue(
-            "x_md",
-            {
-                rec + "text/markdown": "**a**",
-                rec + "text/plain": "<IPython.core.display.Markdown object>",
-            },
-        ),
-        _glue(
-            "x_fig",
-            {rec + "image/png": "iVBOR", rec + "text/plain": "<Figure size 10x4 with 1 Axes>"},
-        ),
-        nbformat.v4.new_output(
-            "display_data", data={"text/markdown": claims_markdown([Claim("c", "1", "< 2", True)])}
-        ),
-    ]
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [cell]
-    return nb
+    return notebook_with(
+        [
+            glue_output("x_float", "0.0171"),
+            glue_output("x_int", "8"),
+            glue_output("x_str", "'≤ 1e-12'"),
+            glue_output(
+                "x_md",
+                {"text/markdown": "**a**", "text/plain": "<IPython.core.display.Markdown object>"},
+            ),
+            glue_output(
+                "x_fig", {"image/png": "iVBOR", "text/plain": "<Figure size 10x4 with 1 Axes>"}
+            ),
+            claims_output([Claim("c", "1", "< 2", True)]),
+        ]
+    )
 
 
 def test_glued_values_by_kind():

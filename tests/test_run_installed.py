@@ -17,6 +17,8 @@ import pytest
 from attnspec.core.paths import ROOT
 from attnspec.publish.chapters import toc_chapter_names
 
+pytestmark = pytest.mark.slow  # executes a chapter or installs the package
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):

@@ -11,6 +11,7 @@ import time
 import pytest
 
 
+@pytest.mark.slow  # executes a chapter
 @pytest.mark.parametrize("delay", [0.0, 3.0])  # during the kernel's start-up, during execution
 @pytest.mark.parametrize(
     "signum, status, name", [(signal.SIGINT, 130, "Ctrl-C"), (signal.SIGTERM, 143, "SIGTERM")]

@@ -75,6 +75,7 @@ def test_trial_entry_is_the_file_trial_writes(cache_dir):
     assert cached_trial(cfg, 1) is not None
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_path, monkeypatch):
     result = run_sweep(**GRID, n_workers=2)
     assert result.computed == 8 and len(result.table) == 8 * 7 and len(result.pooled) == 4 * 7
@@ -100,6 +101,7 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_pa
         ]["ks"].tolist() == list(ref.distances("ks").values())
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_tables(cache_dir):
     result = run_sweep([250], [1.0], 16, n_workers=2)
     table, pooled, ladder = result.table, result.pooled, result.ladders[0]
@@ -132,6 +134,7 @@ def test_tables(cache_dir):
     )
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_sweep_of_a_subset_of_rungs(cache_dir):
     pair = ["Y_f_lin", "sqrt_d_A_perp"]
     result = run_sweep([64], [1.0], 2, n_workers=1, models=pair)
@@ -161,6 +164,7 @@ def test_no_limit_law_at_beta_zero():
     assert np.isnan(ks_to_limit_law(np.ones(10), 0.0))
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_damaged_entry_is_the_only_one_recomputed(cache_dir):
     run_sweep([64], [0.5], 3, n_workers=1)
     before = entries(cache_dir)
@@ -192,6 +196,7 @@ def occupy_port(port: int) -> socket.socket:
     return sock
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_workers_get_one_blas_thread_each():
     if not openblas_threads():
         pytest.skip("NumPy is not linked to scipy-openblas")
@@ -241,6 +246,7 @@ def test_empty_grid_is_refused():
         run_sweep([64], [], 1)
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_cli_with_an_existing_scheduler(cache_dir, tmp_path, capsys):
     out = tmp_path / "sweep.csv"
     with LocalCluster(
@@ -284,6 +290,7 @@ def start_slow_sweep(cache_dir: Path, out: Path) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_killed_sweep_recomputes_only_what_is_missing(cache_dir, tmp_path, monkeypatch):
     out = tmp_path / "sweep.csv"
     proc = start_slow_sweep(cache_dir, out)
@@ -306,6 +313,7 @@ def test_killed_sweep_recomputes_only_what_is_missing(cache_dir, tmp_path, monke
     assert np.array_equal(resumed.pooled, uninterrupted.pooled)
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_interrupted_sweep_keeps_finished_trials_and_writes_nothing(cache_dir, tmp_path):
     out = tmp_path / "sweep.csv"
     proc = start_slow_sweep(cache_dir, out)
@@ -395,6 +403,7 @@ def http_answering_peer():
             conn.close()
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 @pytest.mark.parametrize("peer", [http_server, http_answering_peer])
 def test_scheduler_that_never_answers_is_one_line(peer, tmp_path):
     with peer() as address:
@@ -425,6 +434,7 @@ def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
     assert err.count("\n") == 1 and "only tcp:// addresses are supported" in err
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path):
     import dask
 
@@ -470,6 +480,7 @@ def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path
     assert cached_trial(make_grid([48], [1.0], 1)[0], 0) is not None  # the finished trial is kept
 
 
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_several_sweeps_on_one_cluster(cache_dir):
     pair = ("sqrt_d_A_perp", "Y_f_lin")
     requests = [
