@@ -1,6 +1,7 @@
 # Two commands on a fresh machine: `make book` and `make test`. Both create .venv when missing or
 # older than the lock files, and install exactly the locked versions (hashes checked) that produced
-# the stored outputs; nothing is reinstalled when nothing changed.
+# the stored outputs; nothing is reinstalled when nothing changed. Every path is quoted: the
+# checkout's path may contain spaces.
 
 PYTHON ?= python3
 VENV := .venv
@@ -12,30 +13,39 @@ LOCK_FLAGS := --generate-hashes --python-version 3.11.7 --quiet --custom-compile
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with=tests/sanitize.cfg
 # every executed notebook of the book: the chapters, and the pages generated from them
 NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ipynb
-# The portability run: nbval again on every chapter, from an empty cache, under one BLAS thread and
-# with numpy's SIMD dispatch switched off for every target this machine would use
-# (tests/portable_env.py detects them). `make test` runs it beside the first run: it uses one core.
-PORTABLE_CACHE := $(CURDIR)/_build/portable-cache
-PORTABLE_LOG := _build/portable.log
-PORTABLE = rm -rf $(PORTABLE_CACHE) && env $$($(BIN)/python tests/portable_env.py $(PORTABLE_CACHE)) \
-	$(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' $(NOTEBOOKS)
+# nbval runs once per notebook, in the portability environment (tests/portable_env.py): an empty
+# trial cache, one BLAS thread and numpy's SIMD dispatch switched off for every target this machine
+# would use, so the stored outputs are checked against code paths other than those that wrote them.
+TEST_CACHE := $(CURDIR)/_build/test-cache
+PORTABLE := "$(BIN)/python" tests/portable_env.py "$(TEST_CACHE)" --
+PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
+# the unit tests that need nothing built and start no cluster: the fast loop
+UNIT := -m "not slow and not site and not cluster and not weights"
+
+# $(call remove,PATH): rm -rf PATH, refused unless PATH resolves strictly inside the checkout.
+define remove
+	@target="$$(realpath -m -- "$(1)")"; case "$$target" in \
+	  "$(CURDIR)"/?*) rm -rf -- "$$target" ;; \
+	  *) echo "refusing to remove '$$target': not inside '$(CURDIR)'" >&2; exit 1 ;; \
+	esac
+endef
 
 .PHONY: install lock book pdf lint test check portable notebooks browser clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml requirements.lock requirements-data.lock
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || \
-	  (apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV))
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r requirements-data.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
-	touch $(STAMP)
+	@test -x "$(BIN)/python" || $(PYTHON) -m venv "$(VENV)" || \
+	  (apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv "$(VENV)")
+	"$(BIN)/python" -m pip install --quiet --require-hashes -r requirements.lock
+	"$(BIN)/python" -m pip install --quiet --no-deps --require-hashes -r requirements-data.lock
+	"$(BIN)/python" -m pip install --quiet --no-deps -e .
+	touch "$(STAMP)"
 
 # Regenerate the locks from pyproject.toml's ranges, keeping every pin that still satisfies them.
 lock:
 	$(PYTHON) -m pip install --quiet uv
-	$(PYTHON) -m uv pip compile pyproject.toml --extra book --extra test --extra real \
+	$(PYTHON) -m uv pip compile pyproject.toml --all-extras \
 	  --python-platform x86_64-manylinux_2_28 $(LOCK_FLAGS) -o requirements.lock
 	echo $(DATA_PACKAGES) | tr ' ' '\n' | $(PYTHON) -m uv pip compile - --no-deps $(LOCK_FLAGS) \
 	  -o requirements-data.lock
@@ -44,18 +54,18 @@ browser:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
 book: install
-	$(BIN)/jupyter-book build . --all -W --keep-going
+	"$(BIN)/jupyter-book" build . --all -W --keep-going
 	@echo "open file://$(CURDIR)/_build/html/index.html"
 
 # Re-execute every chapter at its defaults, then the pages generated from them (intro, findings,
 # notation), and store them with their outputs.
 notebooks: install
-	$(BIN)/attnspec notebooks
+	"$(BIN)/attnspec" notebooks
 
 # The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
 pdf: install browser
-	$(BIN)/python -m attnspec.publish.pdf
-	$(BIN)/pytest -q -p no:cacheprovider tests/test_pdf.py
+	"$(BIN)/python" -m attnspec.publish.pdf
+	$(PYTEST) -q tests/test_pdf.py
 
 # Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then of the chapter and page
 # code: the executed notebooks, passed by name since the tree run leaves them out (their code cells
@@ -63,31 +73,36 @@ pdf: install browser
 CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb
 lint: install
 	@status=0; \
-	$(BIN)/ruff check . || status=1; \
-	$(BIN)/ruff format --check . || status=1; \
-	$(BIN)/ruff check $(CODE_NOTEBOOKS) || status=1; \
-	$(BIN)/ruff format --check $(CODE_NOTEBOOKS) || status=1; \
+	"$(BIN)/ruff" check . || status=1; \
+	"$(BIN)/ruff" format --check . || status=1; \
+	"$(BIN)/ruff" check $(CODE_NOTEBOOKS) || status=1; \
+	"$(BIN)/ruff" format --check $(CODE_NOTEBOOKS) || status=1; \
 	exit $$status
 
-# Lint first (seconds; fails early), then unit tests, nbval on every chapter and the browser test of
-# the site; at the same time, on the other core, the portability run (its report follows). All must
-# pass. The first run also uses one BLAS thread: the two runs share the cores, and OpenBLAS threads
-# that outnumber free cores spin instead of working.
-test: install lint browser book
-	@mkdir -p _build; ($(PORTABLE)) > $(PORTABLE_LOG) 2>&1 & portable=$$!; \
-	OPENBLAS_NUM_THREADS=1 \
-	  $(BIN)/pytest $(NBVAL) -p no:cacheprovider --ignore-glob='book/chapters/.*' tests $(NOTEBOOKS); \
-	first=$$?; wait $$portable; second=$$?; \
-	echo "== portability run: empty cache, one BLAS thread, SIMD dispatch off =="; \
-	cat $(PORTABLE_LOG); rm -rf $(PORTABLE_CACHE); test $$first -eq 0 && test $$second -eq 0
+# Lint first (seconds; fails early). Then, on both cores (pytest-xdist, one worker per core, a file
+# per worker at a time): every test that needs no built site, and nbval on every notebook, all in
+# the portability environment; beside them the book is built (it only reads the stored notebooks).
+# Last, the tests of the built site in Chromium. All must pass.
+test: install lint browser
+	$(call remove,$(TEST_CACHE))
+	@mkdir -p _build; \
+	("$(BIN)/jupyter-book" build . --all -W --keep-going > _build/book.log 2>&1) & book=$$!; \
+	$(PORTABLE) $(PYTEST) -n 2 --dist loadfile $(NBVAL) -m "not site" $(NOTEBOOKS) tests; \
+	tests=$$?; wait $$book; built=$$?; \
+	echo "== book build (exit $$built): _build/book.log =="; tail -n 5 _build/book.log; \
+	$(PYTEST) -m site tests; site=$$?; \
+	test $$tests -eq 0 && test $$built -eq 0 && test $$site -eq 0
+	$(call remove,$(TEST_CACHE))
 
-# The fast loop: unit tests only, no book build, no chapter execution.
+# The fast loop: unit tests only, one BLAS thread; no book build, no chapter, no cluster, no weights.
 check: install
-	$(BIN)/pytest -q -p no:cacheprovider -m "not slow and not site" tests
+	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q $(UNIT) tests
 
-# The portability run alone.
+# nbval on every notebook alone, in the portability environment.
 portable: install
-	$(PORTABLE)
+	$(call remove,$(TEST_CACHE))
+	$(PORTABLE) $(PYTEST) -n 2 --dist loadfile $(NBVAL) $(NOTEBOOKS)
+	$(call remove,$(TEST_CACHE))
 
 clean:
-	rm -rf _build
+	$(call remove,$(CURDIR)/_build)

@@ -1,4 +1,4 @@
-"""Print the environment of the portability run, as NAME=VALUE words for ``env``.
+"""Run a command in the portability environment: ``python tests/portable_env.py CACHE -- CMD ...``.
 
 One BLAS thread, and numpy's SIMD dispatch disabled for every dispatch target this machine supports
 (detected, not hard-coded), so that exponentials, reductions and eigenvalues take other code paths
@@ -6,11 +6,12 @@ than in the first nbval run; an empty ``ATTNSPEC_CACHE`` (the folder given as ar
 computed by the first run is read. ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` are left as the
 machine sets them.
 
-Usage: ``env $(python tests/portable_env.py CACHE_DIR) pytest ...``
+The command replaces this process (``os.execvp``), so no path is split into words by a shell.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -38,5 +39,12 @@ def portable_environment(cache: str) -> dict[str, str]:
     }
 
 
+def main(argv: list[str]) -> None:
+    if len(argv) < 3 or argv[1] != "--":
+        sys.exit("usage: python tests/portable_env.py CACHE -- COMMAND [ARG ...]")
+    os.environ.update(portable_environment(argv[0]))
+    os.execvp(argv[2], argv[2:])
+
+
 if __name__ == "__main__":
-    print(" ".join(f"{k}={v}" for k, v in portable_environment(sys.argv[1]).items()))
+    main(sys.argv[1:])

@@ -28,8 +28,8 @@ def as_table(requirements: list[str]) -> dict[str, SpecifierSet]:
     for text in requirements:
         req = Requirement(text)
         name = canonicalize_name(req.name)
-        assert name not in table, f"{name} listed twice"
-        table[name] = req.specifier
+        # an extra may repeat a package of another extra, with the same range
+        assert table.setdefault(name, req.specifier) == req.specifier, f"{name}: two ranges"
     return table
 
 

@@ -23,3 +23,18 @@ def test_every_detected_target_is_disabled_in_the_portable_run(tmp_path):
     features = json.loads(done.stdout)
     assert all(not features[t] for t in dispatch_targets())
     assert env["OPENBLAS_NUM_THREADS"] == "1" and env["ATTNSPEC_CACHE"] == str(tmp_path)
+
+
+def test_the_wrapper_runs_the_command_in_that_environment(tmp_path):
+    cache = tmp_path / "a cache with spaces"
+    script = Path(__file__).with_name("portable_env.py")
+    probe = (
+        "import os; print(os.environ['ATTNSPEC_CACHE']); print(os.environ['OPENBLAS_NUM_THREADS'])"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script), str(cache), "--", sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.splitlines() == [str(cache), "1"]

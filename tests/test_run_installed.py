@@ -72,6 +72,28 @@ def attnspec(base: Path, *args: str, timeout: int = 900) -> subprocess.Completed
     )
 
 
+def test_the_laws_need_only_the_base_dependencies(installed, tmp_path):
+    """`pip install attnspec` without extras (numpy, scipy, tqdm) gives a working `attnspec law`."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    wheel = next((installed / "dist").glob("attnspec-*.whl"))
+    python = venv / "bin" / "python"
+    pip = [str(python), "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "install", str(wheel)], check=True, capture_output=True, timeout=900)
+    listed = subprocess.run([*pip, "list"], capture_output=True, text=True, check=True).stdout
+    present = {line.split()[0].lower() for line in listed.splitlines()[2:]}
+    assert not present & {"matplotlib", "dask", "distributed", "pyyaml", "nbformat", "jupytext"}
+    done = subprocess.run(
+        [str(venv / "bin" / "attnspec"), "law", "--beta", "1", "--at", "1,4"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "9.00954" in done.stdout  # the law's edge at beta = 1
+
+
 def test_installed_package_is_not_the_checkout(installed):
     env = dict(os.environ, PYTHONPATH=str(installed / "site"))
     where = subprocess.run(
