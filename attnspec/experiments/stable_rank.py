@@ -26,14 +26,14 @@ from .trials import trial_rng
 
 
 def stable_rank_limit(beta: float) -> float:
-    r"""The large-d stable rank of bidirectional attention at initialization, :math:`e^{\beta^2}`."""
+    r"""Large-d stable rank of bidirectional attention at initialization, :math:`e^{\beta^2}`."""
     beta = validate.real("beta", beta)
     return math.exp(beta * beta)
 
 
 def causal_softmax(x: np.ndarray) -> np.ndarray:
-    r"""Row softmax over :math:`j \le i` only: :math:`A_{ij} = e^{x_{ij}}/\sum_{k \le i} e^{x_{ik}}`,
-    0 above the diagonal."""
+    r"""Row softmax over :math:`j \le i` only, 0 above the diagonal:
+    :math:`A_{ij} = e^{x_{ij}}/\sum_{k \le i} e^{x_{ik}}`."""
     masked = np.where(np.tri(*x.shape, dtype=bool), x, -np.inf)
     return row_softmax(masked)
 
