@@ -52,18 +52,17 @@ def test_prints_summary_and_writes_json(tmp_path, capsys):
     assert s["poly_degree"] == poly_degree(48, 2.0)
     assert s["theta_f"] == pytest.approx(list(theta_f(1.0)))
     assert s["theta_q"] == pytest.approx(list(theta_q(1.0, s["poly_degree"])))
-    assert len(s["theta_q_mc"]) == 2 and len(s["theta_q_mc_se"]) == 2
-    assert set(s["l1"]) == set(MODEL_NAMES) and set(s["top_sq"]) == set(MODEL_NAMES)
-    for name in MODEL_NAMES:
-        assert isinstance(s["l1"][name], float)
-        assert len(s["top_sq"][name]) == 5
-        assert s["top_sq"][name] == sorted(s["top_sq"][name], reverse=True)
     assert s["s1_A_mean"] >= 1 - 1e-12
 
-    # the file holds what the library computes for the same parameters
+    # every value of the file is what the library computes for the same parameters
     expected = run_ladder(d=48, trials=2, seed=3).summary()
-    assert s["D_std"] == pytest.approx(expected["D_std"], rel=1e-12)
-    assert s["top_sq"]["Y_f_lin"] == pytest.approx(expected["top_sq"]["Y_f_lin"], rel=1e-12)
+    for key in KEYS - {"d", "beta", "trials", "seed", "poly_degree", "l1", "top_sq"}:
+        assert s[key] == pytest.approx(expected[key], rel=1e-12), key
+    for name in MODEL_NAMES:
+        assert s["l1"][name] == pytest.approx(expected["l1"][name], rel=1e-12, abs=1e-15)
+        assert s["top_sq"][name] == pytest.approx(expected["top_sq"][name], rel=1e-12)
+        assert len(s["top_sq"][name]) == 5
+        assert s["top_sq"][name] == sorted(s["top_sq"][name], reverse=True)
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*"))
 
 
