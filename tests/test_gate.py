@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from attnspec.publish import gate
-from tests.test_provenance_stamp import git
+from tests.test_provenance_stamp import committed, git
 
 
 def later(path: Path, seconds: int = 10) -> None:
@@ -33,14 +33,8 @@ def build_book(root: Path, text: str = "<p>book</p>") -> None:
 @pytest.fixture
 def tested(tmp_path) -> Path:
     """A clean checkout whose `make test` passed: book built, stamp written."""
-    root = tmp_path / "checkout"
-    (root / "notebooks").mkdir(parents=True)
-    (root / "notebooks" / "a.md").write_text("# A\n")
-    (root / "requirements.lock").write_text("numpy==2.0 --hash=sha256:00\n")
-    (root / ".gitignore").write_text("_build/\n")
-    git(root, "init", "-q")
-    git(root, "add", ".")
-    git(root, "commit", "-q", "-m", "start")
+    files = {"notebooks/a.md": "# A\n", "requirements.lock": "numpy==2.0 --hash=sha256:00\n"}
+    root = committed(tmp_path / "checkout", {**files, ".gitignore": "_build/\n"})
     build_book(root)
     gate.write_stamp(root)
     return root

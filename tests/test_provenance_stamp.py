@@ -25,18 +25,21 @@ def git(root: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-@pytest.fixture
-def repo(tmp_path) -> Path:
-    root = tmp_path / "repo"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "a.py").write_text("x = 1\n")
-    (root / "notes.md").write_text("chapter\n")
-    (root / "other.txt").write_text("other\n")
-    (root / ".gitignore").write_text("__pycache__/\n")
+def committed(root: Path, files: dict[str, str]) -> Path:
+    """A git checkout at ``root`` holding ``files`` (path -> text), all committed."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
     git(root, "init", "-q")
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "start")
     return root
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    files = {"pkg/a.py": "x = 1\n", "notes.md": "chapter\n", "other.txt": "other\n"}
+    return committed(tmp_path / "repo", {**files, ".gitignore": "__pycache__/\n"})
 
 
 def test_content_hash_sees_every_change_and_nothing_else():
