@@ -8,9 +8,9 @@ attnspec.publish.pdf``.
    the MathJax script removed and the provenance blocks opened.
 3. Chromium prints that static page to ``_build/pdf/attnspec.pdf`` (atomically): no formula can be
    caught half-typeset, since nothing is typeset any more while printing. A title page comes
-   first, with the book's title, author and attnspec version; the PDF's creation and modification
-   dates are set to the version's release date (``date-released`` of CITATION.cff), so the same
-   tree prints the same dates.
+   first, with the book's title, author and attnspec version. The PDF's creation and modification
+   dates are the version's release date (``date-released`` of CITATION.cff) and the page's random
+   icon ids are numbered, so that the same tree prints the same bytes.
 """
 
 from __future__ import annotations
@@ -141,8 +141,20 @@ def build_singlehtml() -> Path:
     return root_page
 
 
+def stable_ids(dom: str) -> str:
+    """The DOM with the random ids FontAwesome gives its icons' titles numbered in order instead, so
+    that the same page always prints the same PDF."""
+    seen: dict[str, str] = {}
+    return re.sub(
+        r"svg-inline--fa-title-[A-Za-z0-9]+",
+        lambda m: seen.setdefault(m.group(0), f"svg-inline--fa-title-{len(seen)}"),
+        dom,
+    )
+
+
 def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
-    """The page's DOM once MathJax has finished, the MathJax script removed, details opened."""
+    """The page's DOM once MathJax has finished, the MathJax script removed, details opened, ids
+    stable (:func:`stable_ids`)."""
     probe = SINGLE / "_attnspec_probe.html"  # beside _static and _images: relative links resolve
     probe.write_text(page.read_text().replace("</body>", WAIT + "</body>"))
     try:
@@ -167,7 +179,7 @@ def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
         raise RuntimeError("MathJax did not finish typesetting before the time budget ran out")
     if found.group(1) != "0":
         raise RuntimeError(f"{found.group(1)} formulas were not typeset")
-    dom = re.sub(r"<script[^>]*mathjax[^>]*>\s*</script>", "", dom, flags=re.I)
+    dom = stable_ids(re.sub(r"<script[^>]*mathjax[^>]*>\s*</script>", "", dom, flags=re.I))
     dom = re.sub(r"<script>\s*window\.MathJax\s*=.*?</script>", "", dom, flags=re.S)
     dom = dom.replace(
         '<details class="attnspec-provenance">', '<details class="attnspec-provenance" open="">'
