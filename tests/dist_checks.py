@@ -60,7 +60,7 @@ def test_it_holds_the_published_site_and_the_pdf(unpacked):
 
 
 def redirect_target(page: Path) -> Path:
-    found = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', page.read_text())
+    found = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', page.read_text(), re.I)
     assert found, f"{page.name} is not a redirect"
     return page.parent / found.group(1)
 

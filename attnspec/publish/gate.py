@@ -102,8 +102,8 @@ def check(root: Path = ROOT) -> dict:
     changed = _git(root, "status", "--porcelain", "--untracked-files=all").decode().splitlines()
     if changed:
         raise Refused(
-            f"the tree is dirty ({len(changed)} paths differ from HEAD, e.g. "
-            f"{changed[0][3:]!r}): commit, then make test"
+            f"the tree is dirty (git status lists {len(changed)}, e.g. {changed[0][3:]!r}): "
+            "commit, then make test"
         )
     try:
         stamp = json.loads((root / STAMP).read_text())
