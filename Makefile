@@ -82,8 +82,8 @@ pdf: install browser poppler
 # The supplement archive dist/attnspec-VERSION-supplement.zip (reproducible: the same tree gives
 # the same bytes) from the published site and the PDF; then its checks (tests/dist_checks.py, not
 # collected by make test): SHA256SUMS verify, and the book opens offline from its index.html. The
-# PDF is printed again only when a make test passed since it was (Chromium's layout can move a
-# glyph by a fraction of a point from one print to the next, which would change the archive).
+# PDF (minutes to print; the same tree prints the same bytes) is printed again only when a make
+# test passed since it was.
 PDF := _build/pdf/attnspec.pdf
 dist: site $(PDF)
 	"$(BIN)/python" -m attnspec.publish.archive
