@@ -118,6 +118,11 @@ def test_outside_a_checkout_nothing_is_published(tmp_path):
     assert "not a git checkout" in refused(tmp_path)
 
 
+def test_outside_a_checkout_make_test_passes_without_a_stamp(tmp_path, capsys):
+    assert gate.main(["stamp"], tmp_path) == 0
+    assert "no stamp written" in capsys.readouterr().out and not (tmp_path / gate.STAMP).exists()
+
+
 @pytest.mark.parametrize("argv, status", [(["site"], 0), (["stamp"], 0), ([], 2), (["publish"], 2)])
 def test_command_statuses(tested, argv, status, capsys):
     assert gate.main(argv, tested) == status

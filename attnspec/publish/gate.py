@@ -151,7 +151,9 @@ def main(argv: list[str], root: Path = ROOT) -> int:
         print("usage: python -m attnspec.publish.gate stamp|site", file=sys.stderr)
         return 2
     try:
-        if action == "stamp":
+        if action == "stamp" and not (root / ".git").exists():
+            print("not a git checkout: no stamp written, so make site will refuse this tree")
+        elif action == "stamp":
             print(f"recorded the tested tree in {write_stamp(root).relative_to(root)}")
         else:
             site = publish(root)
