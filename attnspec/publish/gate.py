@@ -4,7 +4,7 @@
 ``_build/tested.json`` with the content hash of the tested tree (:func:`tree_hash`: every file git
 does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the content
 hash of the site it built (``_build/html``) and the time of that build (``_build/book.log``, which
-the book build writes last).
+the book build writes last). Outside a git checkout it writes none (and ``make test`` still passes).
 
 ``python -m attnspec.publish.gate site`` (``make site``) copies ``_build/html`` to ``_build/site``
 only when
