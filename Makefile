@@ -30,7 +30,7 @@ define remove
 	esac
 endef
 
-.PHONY: install lock book pdf lint test check portable notebooks browser clean
+.PHONY: install lock book site pdf dist lint test check portable notebooks browser poppler clean
 
 install: $(STAMP)
 
@@ -53,6 +53,11 @@ lock:
 browser:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
+# poppler-utils (pdftotext, pdfimages): the PDF's tests read the PDF with them.
+poppler:
+	@command -v pdftotext >/dev/null && command -v pdfimages >/dev/null || \
+	  (apt-get update && apt-get install -y --no-install-recommends poppler-utils)
+
 book: install
 	"$(BIN)/jupyter-book" build . --all -W --keep-going
 	@echo "open file://$(CURDIR)/_build/html/index.html"
@@ -62,21 +67,48 @@ book: install
 notebooks: install
 	"$(BIN)/attnspec" notebooks
 
+# The publishable site _build/site: a copy of _build/html, only from a clean tree that passed
+# make test (the stamp _build/tested.json its last step writes); refused in one line otherwise.
+site: install
+	"$(BIN)/python" -m attnspec.publish.gate site
+
 # The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
-pdf: install browser
+# Its checks (tests/pdf_checks.py, not collected by make test, which builds no PDF) fail when the
+# PDF is missing or unreadable.
+pdf: install browser poppler
 	"$(BIN)/python" -m attnspec.publish.pdf
-	$(PYTEST) -q tests/test_pdf.py
+	$(PYTEST) -q tests/pdf_checks.py
+
+# The supplement archive dist/attnspec-VERSION-supplement.zip (reproducible: the same tree gives
+# the same bytes) from the published site and the PDF; then its checks (tests/dist_checks.py, not
+# collected by make test): SHA256SUMS verify, and the book opens offline from its index.html. The
+# PDF (minutes to print; the same tree prints the same bytes) is printed again only when a make
+# test passed since it was.
+PDF := _build/pdf/attnspec.pdf
+dist: site $(PDF)
+	"$(BIN)/python" -m attnspec.publish.archive
+	$(PYTEST) -q tests/dist_checks.py
+
+$(PDF): _build/tested.json
+	$(MAKE) pdf
 
 # Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then of the chapter and page
 # code: the executed notebooks, passed by name since the tree run leaves them out (their code cells
-# equal notebooks/*.md's, which ruff cannot read). All four run; any failure fails the target.
+# equal notebooks/*.md's, which ruff cannot read). Then the GitHub workflows against GitHub's
+# workflow schema (vendored in check-jsonschema: offline), a timeout on every job, and zizmor's
+# offline security audit. All run; any failure fails the target.
 CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb
+WORKFLOWS = $(wildcard .github/workflows/*.yml)
 lint: install
 	@status=0; \
 	"$(BIN)/ruff" check . || status=1; \
 	"$(BIN)/ruff" format --check . || status=1; \
 	"$(BIN)/ruff" check $(CODE_NOTEBOOKS) || status=1; \
 	"$(BIN)/ruff" format --check $(CODE_NOTEBOOKS) || status=1; \
+	"$(BIN)/check-jsonschema" --builtin-schema vendor.github-workflows $(WORKFLOWS) || status=1; \
+	"$(BIN)/check-jsonschema" --builtin-schema custom.github-workflows-require-timeout \
+	  $(WORKFLOWS) || status=1; \
+	"$(BIN)/zizmor" --offline --no-progress $(WORKFLOWS) || status=1; \
 	exit $$status
 
 # Lint first (seconds; fails early). Then, on both cores (pytest-xdist, one worker per core, a file
@@ -93,6 +125,7 @@ test: install lint browser
 	$(PYTEST) -m site tests; site=$$?; \
 	test $$tests -eq 0 && test $$built -eq 0 && test $$site -eq 0
 	$(call remove,$(TEST_CACHE))
+	"$(BIN)/python" -m attnspec.publish.gate stamp
 
 # The fast loop: unit tests only, one BLAS thread; no book build, no chapter, no cluster, no weights.
 check: install

@@ -39,6 +39,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"attnspec: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """``--version``: print ``attnspec VERSION`` and exit 0 (looked up only when asked)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        print(f"attnspec {__version__}")
+        parser.exit(0)
+
+
 class Terminated(BaseException):
     """Raised in the main thread on SIGTERM, so that temporary files are removed on the way out."""
 
@@ -47,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="attnspec", description="Spectra of softmax self-attention: the executable paper."
     )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.add_parser(sub)

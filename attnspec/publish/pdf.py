@@ -7,7 +7,10 @@ attnspec.publish.pdf``.
    added when ``MathJax.startup.promise`` resolves); the typeset DOM is saved with its SVG math,
    the MathJax script removed and the provenance blocks opened.
 3. Chromium prints that static page to ``_build/pdf/attnspec.pdf`` (atomically): no formula can be
-   caught half-typeset, since nothing is typeset any more while printing.
+   caught half-typeset, since nothing is typeset any more while printing. A title page comes
+   first, with the book's title, author and attnspec version. The PDF's creation and modification
+   dates are the version's release date (``date-released`` of CITATION.cff) and the page's random
+   icon ids are numbered, so that the same tree prints the same bytes.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .. import __version__
 from ..core.atomic import atomic_path
-from ..core.paths import ROOT
+from ..core.paths import CONFIG, ROOT
 
 SINGLE = ROOT / "_build" / "singlehtml"
 TARGET = ROOT / "_build" / "pdf" / "attnspec.pdf"
@@ -60,6 +64,54 @@ PRINT_CSS = """<style>
 </style>"""
 
 
+TITLE_CSS = """<style>
+.attnspec-title-page { break-after: page; text-align: center; padding-top: 30vh; }
+.attnspec-title-page h1 { font-size: 2.2em; margin-bottom: 0.6em; }
+.attnspec-title-page p { font-size: 1.2em; margin: 0.4em 0; }
+</style>"""
+
+
+def title_page() -> str:
+    """The PDF's first page: the book's title and author (_config.yml), the attnspec version and its
+    release date."""
+    import html
+
+    import yaml
+
+    config = yaml.safe_load(CONFIG.read_text())
+    e = html.escape
+    return (
+        f'<section class="attnspec-title-page"><h1>{e(config["title"])}</h1>'
+        f"<p>{e(config['author'])}</p>"
+        f"<p>Version {e(__version__)}, released {e(release_date())}</p></section>"
+    )
+
+
+def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
+    """``date-released`` of CITATION.cff, as ``YYYY-MM-DD``."""
+    found = re.search(r'^date-released:\s*"?(\d{4}-\d{2}-\d{2})"?\s*$', citation.read_text(), re.M)
+    if not found:
+        raise RuntimeError(f"{citation.name} states no date-released")
+    return found.group(1)
+
+
+def fix_dates(pdf: bytes, date: str) -> bytes:
+    """Set the PDF's ``/CreationDate`` and ``/ModDate`` to ``date``, midnight UTC.
+
+    Each keeps its length (with or without a time zone), so the cross-reference offsets stay right.
+    """
+    day = "D:" + date.replace("-", "") + "000000"
+
+    def same_length(found: re.Match) -> bytes:
+        old = found.group(2)
+        new = [d for d in (day + "+00'00'", day + "Z", day) if len(d) == len(old)]
+        if not new:
+            raise RuntimeError(f"unexpected PDF date {old!r}")
+        return found.group(1) + new[0].encode() + b")"
+
+    return re.sub(rb"(/(?:CreationDate|ModDate) ?\()(D:[^)]*)\)", same_length, pdf)
+
+
 def chromium() -> str:
     """The Chromium executable (Debian's ``chromium``), or a one-line error."""
     found = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -89,8 +141,20 @@ def build_singlehtml() -> Path:
     return root_page
 
 
+def stable_ids(dom: str) -> str:
+    """The DOM with the random ids FontAwesome gives its icons' titles numbered in order instead, so
+    that the same page always prints the same PDF."""
+    seen: dict[str, str] = {}
+    return re.sub(
+        r"svg-inline--fa-title-[A-Za-z0-9]+",
+        lambda m: seen.setdefault(m.group(0), f"svg-inline--fa-title-{len(seen)}"),
+        dom,
+    )
+
+
 def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
-    """The page's DOM once MathJax has finished, the MathJax script removed, details opened."""
+    """The page's DOM once MathJax has finished, the MathJax script removed, details opened, ids
+    stable (:func:`stable_ids`)."""
     probe = SINGLE / "_attnspec_probe.html"  # beside _static and _images: relative links resolve
     probe.write_text(page.read_text().replace("</body>", WAIT + "</body>"))
     try:
@@ -115,12 +179,13 @@ def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
         raise RuntimeError("MathJax did not finish typesetting before the time budget ran out")
     if found.group(1) != "0":
         raise RuntimeError(f"{found.group(1)} formulas were not typeset")
-    dom = re.sub(r"<script[^>]*mathjax[^>]*>\s*</script>", "", dom, flags=re.I)
+    dom = stable_ids(re.sub(r"<script[^>]*mathjax[^>]*>\s*</script>", "", dom, flags=re.I))
     dom = re.sub(r"<script>\s*window\.MathJax\s*=.*?</script>", "", dom, flags=re.S)
     dom = dom.replace(
         '<details class="attnspec-provenance">', '<details class="attnspec-provenance" open="">'
     )
-    return dom.replace("</head>", PRINT_CSS + "</head>")
+    dom = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + title_page(), dom, count=1)
+    return dom.replace("</head>", PRINT_CSS + TITLE_CSS + "</head>")
 
 
 def print_pdf(dom: str, target: Path, work: Path) -> Path:
@@ -146,6 +211,7 @@ def print_pdf(dom: str, target: Path, work: Path) -> Path:
             )
             if tmp.stat().st_size == 0:
                 raise RuntimeError("chromium wrote an empty PDF")
+            tmp.write_bytes(fix_dates(tmp.read_bytes(), release_date()))
     finally:
         static.unlink(missing_ok=True)
     return target

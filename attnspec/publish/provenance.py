@@ -3,8 +3,9 @@
 Every execution of a chapter (``python -m attnspec.publish.chapters execute`` for the book,
 ``attnspec run`` for a reader) writes ``CHAPTER.results.json`` beside the executed notebook,
 atomically. It holds the chapter's name and parameters, every glued value (key, value as JSON,
-printed form), every claim (text, measured, criterion, verdict), the attnspec version and git commit
-(in a checkout), the versions of Python, numpy, scipy, matplotlib and the BLAS, and the UTC time.
+printed form), every claim (text, measured, criterion, verdict), the attnspec version with the
+stamp of what produced the outputs (:func:`stamp`), the versions of Python, numpy, scipy,
+matplotlib and the BLAS, and the UTC time.
 
 The notebook's own metadata (``metadata.attnspec``) holds only what does not change from one run
 to the next (parameters and versions), so re-executing the book leaves no diff.
@@ -15,10 +16,13 @@ to the next (parameters and versions), so re-executing the book leaves no diff.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import math
+import os
 import platform
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,11 +33,13 @@ import nbformat
 from .. import __version__
 from ..core.atomic import write_json
 from ..core.errors import InvalidInput
-from ..core.paths import EXECUTED, ROOT
+from ..core.paths import DATA, EXECUTED, ROOT, SOURCES
 from .executed import claims, glued_values
 from .report import verdict
 
 SUFFIX = ".results.json"
+#: The package's own folder (``attnspec/``).
+PACKAGE = DATA.parent
 
 
 def blas() -> str:
@@ -63,27 +69,80 @@ def versions() -> dict[str, str]:
     }
 
 
-def git_commit(root: Path = ROOT) -> str | None:
-    """The checkout's commit (``-dirty`` when files differ from it), or None outside a checkout."""
+def file_digest(path: Path) -> str:
+    """The hex SHA-256 of a file's bytes (of its target's name, for a symbolic link)."""
+    path = Path(path)
+    data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+    return hashlib.sha256(data).hexdigest()
+
+
+def content_hash(digests: Iterable[tuple[str, str]]) -> str:
+    r"""One hash for a set of files, given as ``(name, hex SHA-256)`` pairs.
+
+    ``sha256:`` and the SHA-256 of the lines ``name\0digest\n`` in name order: it changes when
+    any file is added, removed, renamed or changed, and depends on nothing else (no time, no
+    folder).
+    """
+    lines = "".join(f"{name}\0{digest}\n" for name, digest in sorted(digests))
+    return "sha256:" + hashlib.sha256(lines.encode()).hexdigest()
+
+
+def package_files(package: Path = PACKAGE) -> list[Path]:
+    """Every file of the package but the book's data (``_book``) and compiled caches.
+
+    The same files in a checkout and in an installed wheel, so their :func:`content_hash` agrees.
+    """
+    found = []
+    for folder, subfolders, files in os.walk(package):
+        subfolders[:] = [d for d in subfolders if d not in (DATA.name, "__pycache__")]
+        found += [Path(folder) / f for f in files if not f.endswith(".pyc")]
+    return sorted(found)
+
+
+def package_hash(package: Path = PACKAGE) -> str:
+    """The :func:`content_hash` of :func:`package_files`, named relative to the package."""
+    return content_hash(
+        (p.relative_to(package).as_posix(), file_digest(p)) for p in package_files(package)
+    )
+
+
+def commit_if_clean(paths: list[Path], root: Path = ROOT) -> str | None:
+    """HEAD's commit if every path is as committed there (no change, no untracked file), else None.
+
+    None outside a git checkout too: a commit is named only when it holds exactly these files.
+    """
     if not (root / ".git").exists():
         return None
+    git = ["git", "-C", str(root)]
     try:
         head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            [*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        changed = subprocess.run(
+            [*git, "status", "--porcelain", "--untracked-files=all", "--", *map(str, paths)],
             capture_output=True,
             text=True,
             timeout=10,
             check=True,
         ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
-    return f"{head}-dirty" if dirty else head
+    return None if changed else head
+
+
+def stamp(chapter: str) -> dict[str, str | None]:
+    """What produced a chapter's outputs: content hashes of its source and of the package.
+
+    ``source`` is the SHA-256 of ``notebooks/CHAPTER.md``, ``package`` the :func:`package_hash`;
+    ``commit`` is the checkout's commit when both are exactly as committed
+    (:func:`commit_if_clean`), else None: never a commit "-dirty", which would not say what ran.
+    """
+    source = (SOURCES / f"{chapter}.md").resolve()
+    return {
+        "source": "sha256:" + file_digest(source),
+        "package": package_hash(),
+        "commit": commit_if_clean([PACKAGE.resolve(), source]),
+    }
 
 
 def notebook_metadata(chapter: str, parameters: dict[str, Any]) -> dict[str, Any]:
@@ -148,14 +207,15 @@ def results(
     recorded = nb.metadata.get("attnspec", {}).get("versions") or versions()
     if stored is not None:
         commit, when = last_commit_of(stored)
+        made = {"commit": commit}
     else:
-        commit, when = git_commit(), datetime.now(UTC).isoformat(timespec="seconds")
+        made, when = stamp(chapter), datetime.now(UTC).isoformat(timespec="seconds")
     return {
         "chapter": chapter,
         "parameters": dict(parameters),
         "values": values,
         "claims": claims(nb),
-        "attnspec": {"version": recorded.get("attnspec", __version__), "commit": commit},
+        "attnspec": {"version": recorded.get("attnspec", __version__), **made},
         "versions": recorded,
         "time": when,
         "recorded_from": "stored notebook" if stored else "execution",

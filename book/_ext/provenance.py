@@ -1,9 +1,13 @@
-"""Sphinx extension: end every chapter page with its provenance, in a collapsible block.
+"""Sphinx extension: end every chapter page with its provenance, and put the version in the footer.
 
 For a page ``NAME`` with ``NAME.results.json`` beside its notebook (written by every execution, see
-:mod:`attnspec.publish.provenance`), the block shows the parameters and versions that produced the
-page and the exact ``attnspec run`` command that reproduces it. Nothing is added to pages without a
-results file. Loaded by ``local_mathjax`` (the book's one local extension).
+:mod:`attnspec.publish.provenance`), a collapsible block shows the parameters, versions and content
+hashes that produced the page (with the commit only when it held exactly those files) and the exact
+``attnspec run`` command that reproduces it. Nothing is added to pages without a results file.
+
+The footer (``html.extra_footer`` in _config.yml) gets the installed attnspec version in place of
+``{version}``: the one version, defined in pyproject.toml. Loaded by ``local_mathjax`` (the book's
+one local extension).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import shlex
+from importlib.metadata import version
 from pathlib import Path
 
 from docutils import nodes
@@ -37,11 +42,36 @@ def command(chapter: str, parameters: dict) -> str:
     return f"attnspec run {chapter} {options} -o runs/{chapter} --html".replace("  ", " ")
 
 
+def stamp(made: dict) -> str:
+    """What produced the outputs, as a sentence: the content hashes of the chapter source and the
+    package, and the commit when it held exactly those files (an older "-dirty" commit, which does
+    not say what ran, is left out)."""
+    e = html.escape
+    hashes = [
+        f"{label} <code>{e(made[key].removeprefix('sha256:')[:16])}</code>"
+        for key, label in (("source", "chapter source"), ("package", "package"))
+        if made.get(key)
+    ]
+    text = f" SHA-256 of the {' and of the '.join(hashes)}." if hashes else ""
+    commit = made.get("commit")
+    if commit and not commit.endswith("-dirty"):
+        text += f" Commit <code>{e(commit[:12])}</code>."
+    return text
+
+
+def footer(app, config) -> None:
+    """Put the installed attnspec version in place of ``{version}`` in the footer."""
+    options = config.html_theme_options
+    if "{version}" in (options.get("extra_footer") or ""):
+        options["extra_footer"] = options["extra_footer"].replace(
+            "{version}", html.escape(version("attnspec"))
+        )
+
+
 def block(results: dict) -> str:
     """The provenance block of one chapter as HTML."""
     e = html.escape
     versions = results.get("versions", {})
-    commit = (results.get("attnspec") or {}).get("commit")
     rows = "".join(
         f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
         for k, v in results.get("parameters", {}).items()
@@ -49,14 +79,11 @@ def block(results: dict) -> str:
     listed = ", ".join(
         f"{label} {e(str(versions[key]))}" for key, label in VERSION_NAMES if key in versions
     )
-    made = f"Executed {e(results.get('time') or '')} (UTC)"
-    if commit:
-        dirty = "-dirty" if commit.endswith("-dirty") else ""
-        made += f" at commit <code>{e(commit[:12])}{dirty}</code>"
+    made = f"Executed {e(results.get('time') or '')} (UTC) with {listed}."
     return (
         f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and '
         f"command that produced this page</summary>"
-        f"<p>{made} with {listed}.</p>"
+        f"<p>{made}{stamp(results.get('attnspec') or {})}</p>"
         f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>"
         f"<p>To reproduce it (see <em>Reproduce and re-execute</em>):</p>"
@@ -80,5 +107,6 @@ def _add(app, doctree) -> None:
 
 
 def setup(app):
+    app.connect("config-inited", footer)
     app.connect("doctree-read", _add)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,169 @@
+"""The publication gate: the site is published only from a tree that passed ``make test``.
+
+``python -m attnspec.publish.gate stamp`` ends a passing ``make test``: it writes
+``_build/tested.json`` with the content hash of the tested tree (:func:`tree_hash`: every file git
+does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the content
+hash of the site it built (``_build/html``) and the time of that build (``_build/book.log``, which
+the book build writes last). Outside a git checkout it writes none (and ``make test`` still passes).
+
+``python -m attnspec.publish.gate site`` (``make site``) copies ``_build/html`` to ``_build/site``
+only when
+
+- the tree is clean (nothing differs from HEAD, no untracked file), so the site has a commit;
+- the stamp exists and names this tree (the same :func:`tree_hash`);
+- ``_build/book.log`` is the stamped one: no ``make test`` has run since, failing or not;
+- ``_build/html`` is the stamped site, and no file in it is newer than the book build's end
+  (nothing a test wrote after the build, such as a probe page).
+
+Otherwise it refuses in one line and writes nothing. The copy is checked file by file against the
+stamp and moved into place whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .. import __version__
+from ..core.atomic import write_json
+from ..core.paths import ROOT
+from .provenance import content_hash, file_digest
+
+BUILD = "_build"
+STAMP = f"{BUILD}/tested.json"
+HTML = f"{BUILD}/html"
+SITE = f"{BUILD}/site"
+#: the book build's log: ``make test`` writes it while building, so it ends when the build ends
+BOOK_LOG = f"{BUILD}/book.log"
+
+
+class Refused(Exception):
+    """The site cannot be published from this tree; the message says why, in one line."""
+
+
+def _git(root: Path, *args: str) -> bytes:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, check=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise Refused(f"{root} is not a git checkout (git {args[0]} failed)") from exc
+
+
+def tree_files(root: Path = ROOT) -> list[str]:
+    """Every file git does not ignore: tracked (even if deleted) and untracked, sorted."""
+    listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    return sorted({name for name in listed.decode().split("\0") if name})
+
+
+def tree_hash(root: Path = ROOT) -> str:
+    """The :func:`~attnspec.publish.provenance.content_hash` of :func:`tree_files` as they are on
+    disk (a deleted file counts as ``missing``)."""
+    return content_hash(
+        (name, file_digest(root / name) if os.path.lexists(root / name) else "missing")
+        for name in tree_files(root)
+    )
+
+
+def folder_digests(folder: Path) -> dict[str, str]:
+    """``relative path -> SHA-256`` of every file in ``folder``."""
+    return {
+        p.relative_to(folder).as_posix(): file_digest(p)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() or p.is_symlink()
+    }
+
+
+def write_stamp(root: Path = ROOT) -> Path:
+    """Record that the tree as it is passed ``make test`` (its last step)."""
+    html, log = root / HTML, root / BOOK_LOG
+    for path in (html, log):
+        if not path.exists():
+            raise Refused(f"{path.relative_to(root)} is missing: make test builds it")
+    stamp = {
+        "version": __version__,
+        "tree": tree_hash(root),
+        "files": len(tree_files(root)),
+        "html": content_hash(folder_digests(html).items()),
+        "book_log": {"sha256": file_digest(log), "mtime_ns": log.stat().st_mtime_ns},
+        "time": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    write_json(root / STAMP, stamp)
+    return root / STAMP
+
+
+def check(root: Path = ROOT) -> dict:
+    """The stamp, if the tree may be published as it is (see the module docstring); else Refused."""
+    changed = _git(root, "status", "--porcelain", "--untracked-files=all").decode().splitlines()
+    if changed:
+        raise Refused(
+            f"the tree is dirty (git status lists {len(changed)}, e.g. {changed[0][3:]!r}): "
+            "commit, then make test"
+        )
+    try:
+        stamp = json.loads((root / STAMP).read_text())
+    except (OSError, ValueError):
+        raise Refused(f"the tree is untested: no passing make test recorded ({STAMP})") from None
+    if stamp.get("tree") != tree_hash(root):
+        raise Refused("the tree is untested: it changed since the last passing make test")
+    log = root / BOOK_LOG
+    if not log.is_file() or {"sha256": file_digest(log), "mtime_ns": log.stat().st_mtime_ns} != (
+        stamp.get("book_log")
+    ):
+        raise Refused("the tree is untested: a make test ran after the last passing one")
+    html = root / HTML
+    if not html.is_dir() or content_hash(folder_digests(html).items()) != stamp.get("html"):
+        raise Refused(f"{HTML} is not the site the last passing make test built")
+    end = log.stat().st_mtime_ns
+    late = sorted(p for p in html.rglob("*") if p.is_file() and p.stat().st_mtime_ns > end)
+    if late:
+        raise Refused(
+            f"{len(late)} files in {HTML} were written after the book build (by a test?), e.g. "
+            f"{late[0].relative_to(html).as_posix()}"
+        )
+    return stamp
+
+
+def publish(root: Path = ROOT) -> Path:
+    """Copy the tested ``_build/html`` to ``_build/site``, whole or not at all."""
+    stamp = check(root)
+    html, site = root / HTML, root / SITE
+    work = root / BUILD / ".site.tmp"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(html, work, symlinks=True)
+    if content_hash(folder_digests(work).items()) != stamp["html"]:
+        shutil.rmtree(work)
+        raise Refused(f"the copy of {HTML} differs from it")
+    shutil.rmtree(site, ignore_errors=True)
+    os.replace(work, site)
+    return site
+
+
+def main(argv: list[str], root: Path = ROOT) -> int:
+    """``stamp`` (the end of a passing make test) or ``site`` (make site); 1 when refused."""
+    action = argv[0] if len(argv) == 1 else None
+    if action not in ("stamp", "site"):
+        print("usage: python -m attnspec.publish.gate stamp|site", file=sys.stderr)
+        return 2
+    try:
+        if action == "stamp" and not (root / ".git").exists():
+            print("not a git checkout: no stamp written, so make site will refuse this tree")
+        elif action == "stamp":
+            print(f"recorded the tested tree in {write_stamp(root).relative_to(root)}")
+        else:
+            site = publish(root)
+            count = sum(1 for p in site.rglob("*") if p.is_file())
+            print(f"published {site.relative_to(root)} ({count} files) from the tested tree")
+    except Refused as exc:
+        print(f"make {'site' if action == 'site' else 'test'}: refused: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

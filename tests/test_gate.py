@@ -1,0 +1,135 @@
+"""The publication gate (`make site`): a clean tree that passed `make test` is published whole; an
+untested, dirty or changed tree, a later test run, or a file a test wrote into the built site is
+refused in one line. Each case runs in a temporary git checkout with its own `_build/`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from attnspec.publish import gate
+from tests.test_provenance_stamp import committed, git
+
+
+def later(path: Path, seconds: int = 10) -> None:
+    """Move ``path``'s modification time ``seconds`` into the future (a later write)."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 10**9))
+
+
+def build_book(root: Path, text: str = "<p>book</p>") -> None:
+    """What `make test`'s book build leaves: the site, then its log, written last."""
+    html = root / gate.HTML
+    (html / "book").mkdir(parents=True, exist_ok=True)
+    (html / "index.html").write_text('<meta http-equiv="refresh" content="0; url=book/a.html">')
+    (html / "book" / "a.html").write_text(text)
+    (root / gate.BOOK_LOG).write_text("build succeeded.\n")
+    later(root / gate.BOOK_LOG)
+
+
+@pytest.fixture
+def tested(tmp_path) -> Path:
+    """A clean checkout whose `make test` passed: book built, stamp written."""
+    files = {"notebooks/a.md": "# A\n", "requirements.lock": "numpy==2.0 --hash=sha256:00\n"}
+    root = committed(tmp_path / "checkout", {**files, ".gitignore": "_build/\n"})
+    build_book(root)
+    gate.write_stamp(root)
+    return root
+
+
+def refused(root: Path) -> str:
+    with pytest.raises(gate.Refused) as info:
+        gate.publish(root)
+    assert not (root / gate.SITE).exists()
+    return str(info.value)
+
+
+def test_a_tested_clean_tree_is_published_whole(tested):
+    site = gate.publish(tested)
+    assert gate.folder_digests(site) == gate.folder_digests(tested / gate.HTML)
+    assert not (tested / gate.BUILD / ".site.tmp").exists()
+
+
+def test_publishing_again_replaces_the_site(tested):
+    gate.publish(tested)
+    (tested / gate.SITE / "stale.html").write_text("old")
+    site = gate.publish(tested)
+    assert not (site / "stale.html").exists()
+
+
+def test_an_untested_tree_is_refused(tested):
+    (tested / gate.STAMP).unlink()
+    assert "untested" in refused(tested)
+
+
+def test_a_dirty_tree_is_refused(tested):
+    (tested / "notebooks" / "a.md").write_text("# A, edited\n")
+    assert "dirty" in refused(tested) and "notebooks/a.md" in refused(tested)
+
+
+def test_an_untracked_file_makes_the_tree_dirty(tested):
+    (tested / "notebooks" / "b.md").write_text("# B\n")
+    assert "dirty" in refused(tested)
+
+
+def test_a_tree_committed_after_the_test_is_untested(tested):
+    (tested / "notebooks" / "a.md").write_text("# A, edited\n")
+    git(tested, "commit", "-q", "-am", "edit")
+    assert "changed since the last passing make test" in refused(tested)
+
+
+def test_a_tree_tested_dirty_and_then_committed_as_it_was_is_published(tested):
+    (tested / "notebooks" / "a.md").write_text("# A, edited\n")
+    gate.write_stamp(tested)  # make test passed on the uncommitted edit
+    git(tested, "commit", "-q", "-am", "edit")
+    assert gate.publish(tested).is_dir()
+
+
+def test_a_later_test_run_is_refused(tested):
+    build_book(tested)  # make test ran again (same site) and failed: no new stamp
+    later(tested / gate.BOOK_LOG, 20)
+    assert "a make test ran after the last passing one" in refused(tested)
+
+
+def test_a_changed_site_is_refused(tested):
+    (tested / gate.HTML / "book" / "a.html").write_text("<p>changed</p>")
+    assert "not the site the last passing make test built" in refused(tested)
+
+
+def test_a_file_a_test_wrote_into_the_site_is_refused(tested):
+    probe = tested / gate.HTML / "book" / "_probe_a.html"
+    probe.write_text("probe")
+    later(probe, 20)
+    gate.write_stamp(tested)  # written after the build, before the stamp: still a test's file
+    message = refused(tested)
+    assert "written after the book build" in message and "book/_probe_a.html" in message
+
+
+def test_stamp_needs_the_built_book(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    with pytest.raises(gate.Refused, match="is missing: make test builds it"):
+        gate.write_stamp(tmp_path)
+
+
+def test_outside_a_checkout_nothing_is_published(tmp_path):
+    assert "not a git checkout" in refused(tmp_path)
+
+
+def test_outside_a_checkout_make_test_passes_without_a_stamp(tmp_path, capsys):
+    assert gate.main(["stamp"], tmp_path) == 0
+    assert "no stamp written" in capsys.readouterr().out and not (tmp_path / gate.STAMP).exists()
+
+
+@pytest.mark.parametrize("argv, status", [(["site"], 0), (["stamp"], 0), ([], 2), (["publish"], 2)])
+def test_command_statuses(tested, argv, status, capsys):
+    assert gate.main(argv, tested) == status
+
+
+def test_refusal_is_one_line_and_status_1(tested, capsys):
+    (tested / gate.STAMP).unlink()
+    assert gate.main(["site"], tested) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("make site: refused: the tree is untested") and err.count("\n") == 1
