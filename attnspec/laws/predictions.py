@@ -63,8 +63,9 @@ def normalizer_std(beta, d):
 
     Notes
     -----
-    Normalizer concentration of the Gaussian-equivalence paper (arXiv 2510.06685, Sec. 3), with
-    its leading fluctuation made explicit. Row i of the scores is
+    Derived in this book. The Gaussian-equivalence paper's abstract names precise control of the
+    fluctuations of the normalization term as one ingredient of its proof; this is the leading
+    fluctuation made explicit. Row i of the scores is
     :math:`S_{ij} = q_i \cdot k_j/\sqrt d`; given :math:`q_i` the :math:`S_{ij}` are independent
     :math:`N(0, r_i)` with :math:`r_i = |q_i|^2/d`. Hence
     :math:`E[e^{\beta S_{ij}} \mid q_i] = e^{\beta^2 r_i/2}` and

@@ -1,10 +1,11 @@
 """The book's generated front and back matter: Main results (the introduction), Findings, Notation.
 
 These pages are executed notebooks like the chapters, but they compute nothing themselves: their
-hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values and embedded
-claims, through :mod:`attnspec.publish.executed`) and display them. So every number they show is a
-number a chapter computed, and a page is re-executed after the chapters are (``attnspec notebooks``
-executes every chapter, then every page; ``attnspec notebooks findings`` one page).
+hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values, glued
+figures and embedded claims, through :mod:`attnspec.publish.executed`) and display them. So every
+number and figure they show is one a chapter computed, and a page is re-executed after the
+chapters are (``attnspec notebooks`` executes every chapter, then every page; ``attnspec notebooks
+findings`` one page).
 :func:`stored_problems` lists what the stored pages show as missing.
 
 A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
@@ -15,6 +16,7 @@ listed in a warning box at the top of the page; nothing raises.
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +30,7 @@ from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
 from .chapters import toc_chapter_names
-from .executed import GluedValue, claims, glued_values, read
+from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
 from .report import format_power_of_ten, markdown_table, verdict
 
@@ -169,6 +171,31 @@ class StoredChapters:
 
         return Markdown(self.value(chapter, key, fmt).text)
 
+    def figure_png(self, chapter: str, key: str) -> bytes | None:
+        """The PNG bytes of figure ``key`` glued by ``chapter``, or None when it glues none."""
+        nb = self.notebook(chapter)
+        for cell in nb.cells if nb is not None else []:
+            for out in cell.get("outputs", []):
+                name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+                data = out.get("data", {})
+                if name == key and PNG in data:
+                    text = data[PNG]
+                    return base64.b64decode("".join(text) if isinstance(text, list) else text)
+        return None
+
+    def figure(self, chapter: str, key: str):
+        """Figure ``key`` of ``chapter`` as an IPython ``Image`` (its stored PNG), ready for
+        ``glue`` and ``{glue:figure}``; the missing marker (as ``Markdown``) when not glued."""
+        from IPython.display import Image, Markdown
+
+        png = self.figure_png(chapter, key)
+        self.used[(chapter, key)] = png is not None
+        return (
+            Image(data=png, format="png")
+            if png is not None
+            else Markdown(missing_marker(chapter, key))
+        )
+
     def farthest(self, chapter: str, metric: str, prefix: str = "bulk") -> Farthest:
         """The rung with the largest glued distance ``{prefix}_{metric}_{rung}``.
 
@@ -222,18 +249,24 @@ def chapter_link(chapter: str, title: str, base: str = "chapters/") -> str:
     return f"[{title}]({base}{chapter}.ipynb)"
 
 
-def claims_summary(stored: StoredChapters) -> tuple[int, int]:
-    """(claims that hold, claims) over every chapter."""
+def claims_summary(stored: StoredChapters) -> tuple[int, int, int]:
+    """(claims that hold, claims the data cannot resolve, claims) over every chapter."""
     groups = stored.chapter_claims()
-    return sum(g.held for g in groups), sum(len(g.claims) for g in groups)
+    return (
+        sum(g.held for g in groups),
+        sum(g.unresolved for g in groups),
+        sum(len(g.claims) for g in groups),
+    )
 
 
 def claims_sentence(stored: StoredChapters) -> str:
-    """ "H of N claims hold", or a visible note when no stored chapter embeds its claims."""
-    held, total = claims_summary(stored)
+    """ "H of N claims hold" (with ", U cannot be resolved by the data" when some cannot), or a
+    visible note when no stored chapter embeds its claims."""
+    held, unresolved, total = claims_summary(stored)
     if total == 0:
         return "**[no stored chapter embeds its claims: re-execute the chapters]**"
-    return f"{held} of {total} claims hold"
+    text = f"{held} of {total} claims hold"
+    return text + (f" and {unresolved} cannot be resolved by the data" if unresolved else "")
 
 
 DISTANCES = {"l1": "$L_1$", "ks": "Kolmogorov", "w1": "$W_1$"}
@@ -274,8 +307,9 @@ def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> 
         return FarthestRung(rung, marker, marker, marker)
     no_floor = missing_marker(chapter, "bulk_ks_floor")
     floor = f"{ks.floor:g}" if ks.floor is not None else no_floor
-    ratio = format(ks.ratio, ".2g") if ks.ratio is not None else no_floor
-    return FarthestRung(rung, f"{ks.distance:g}", floor, ratio)
+    # the chapter's own ratio (of unrounded values), so the page and the chapter print one number
+    ratio = stored.value(chapter, f"bulk_ratio_ks_{ks.rung}")
+    return FarthestRung(rung, f"{ks.distance:g}", floor, ratio.text)
 
 
 PROVENANCE_KINDS = {
