@@ -124,7 +124,11 @@ def mean_test(beta: float, d: int, seed: int, trials: int) -> MeanTest:
     return MeanTest(int(d), trials, float(per.mean()), se, normalizer_mean(beta, d))
 
 
-def trials_to_resolve(beta: float, d: int, ratio: float = 5.0) -> int:
+#: The powered test wants the predicted excess of the mean over one to be this many standard errors.
+POWERED_RATIO = 5.0
+
+
+def trials_to_resolve(beta: float, d: int, ratio: float = POWERED_RATIO) -> int:
     r"""Trials whose mean resolves :math:`E D_i - 1` at ``ratio`` first-order standard errors:
     :math:`\lceil (\text{ratio}\cdot\text{sd}/(E D_i - 1))^2\rceil` with sd from
     :func:`trial_mean_sd`.

@@ -114,17 +114,15 @@ def uniform_mode_deficit_first_order(beta: float, d: int) -> float:
     r"""First-order :math:`1 - \langle v_1, u_d\rangle^2` of :math:`A` and of
     :math:`Y`: :math:`(e^{\beta^2} - 1 + \beta^4/2)/d = 2\,(s_1(A) - 1)`.
 
-    Derived in this book. Write :math:`A = u_du_d^\top + A_\perp` with
-    :math:`A_\perp u_d = 0` (rows of :math:`A` sum to one). Then
-    :math:`A^\top A = u_du_d^\top + u_d c^\top
-    + c\,u_d^\top + A_\perp^\top A_\perp` with :math:`c = A_\perp^\topu_d
-    \perp u_d`, :math:`c_j = (\sum_i A_{ij} - 1)/\sqrt d`, and
-    :math:`A_\perp^\top A_\perp` of norm :math:`O(1/d)`. So :math:`v_1 \propto u_d +
-    c + O(d^{-3/2})` and :math:`1 - \langle v_1, u_d\rangle^2 \approx \lVert c
-    \rVert^2`, the column-sum variance of :func:`attnspec.laws.predictions.s1_excess` (there
-    :math:`s_1(A)^2 \approx 1 + \lVert c\rVert^2`). For :math:`Y = \sqrt d\,u_d
-    u_d^\top + Y_f` the same first order holds with :math:`c = Y_f^\top
-    u_d/\sqrt d`, whose entries are column means of :math:`f(S)`.
+    Derived in this book. Write :math:`A = u_d u_d^\top + A_\perp` with :math:`A_\perp u_d = 0`
+    (rows of :math:`A` sum to one). Then :math:`A^\top A = u_d u_d^\top + u_d h^\top + h\,u_d^\top
+    + A_\perp^\top A_\perp` with :math:`h = A_\perp^\top u_d \perp u_d`,
+    :math:`h_j = ((A^\top \mathbf 1)_j - 1)/\sqrt d`, and :math:`A_\perp^\top A_\perp` of norm
+    :math:`O(1/d)`. So :math:`v_1 \propto u_d + h + O(d^{-3/2})` and
+    :math:`1 - \langle v_1, u_d\rangle^2 \approx \lVert h\rVert^2`, the column-sum variance of
+    :func:`attnspec.laws.predictions.s1_excess` (there :math:`s_1(A)^2 \approx 1 + \lVert h
+    \rVert^2`). For :math:`Y = \sqrt d\,u_d u_d^\top + Y_f` the same first order holds with
+    :math:`h = Y_f^\top u_d/\sqrt d`, whose entries are column means of :math:`f(S)`.
     """
     return 2.0 * s1_excess(beta, d)
 
@@ -189,7 +187,7 @@ class ExcessScan:
 
     @property
     def worst(self) -> tuple[int, float]:
-        """The size with the largest |z|, and that |z|."""
+        """The size with the largest absolute z, and that absolute z."""
         i = int(np.argmax(np.abs(self.z)))
         return int(self.d_values[i]), float(abs(self.z[i]))
 

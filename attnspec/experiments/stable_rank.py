@@ -44,9 +44,9 @@ def stable_rank_first_order(beta: float, d: int) -> float:
     2.6942 at :math:`d = 1000`, :math:`\beta = 1` (limit :math:`e = 2.7183`). Derived in this
     book: given the query :math:`q_i`, the weights :math:`w_j = e^{\beta S_{ij}}` are independent
     log-normals, so a row's :math:`\sum_j A_{ij}^2 = \sum_j w_j^2/(\sum_j w_j)^2` has mean
-    :math:`\frac{e^{\beta^2 r_i}}{d}\bigl(1 + [3(e^{\beta^2} - 1) - 2(e^{2\beta^2} - 1)]/d\bigr)`
-    (second-order delta method, :math:`r_i = \lVert q_i\rVert^2/d`), and averaging
-    :math:`e^{\beta^2 r_i}` over :math:`d\,r_i \sim \chi^2_d` adds the factor
+    :math:`\frac{e^{\beta^2 \xi_i}}{d}\bigl(1 + [3(e^{\beta^2} - 1) - 2(e^{2\beta^2} - 1)]/d\bigr)`
+    (second-order delta method, :math:`\xi_i = \lVert q_i\rVert^2/d`), and averaging
+    :math:`e^{\beta^2 \xi_i}` over :math:`d\,\xi_i \sim \chi^2_d` adds the factor
     :math:`1 + \beta^4/d`. Dividing by :math:`\lVert A\rVert^2 = s_1(A)^2 \approx 1 +
     (e^{\beta^2} - 1 + \beta^4/2)/d` (:func:`attnspec.laws.predictions.s1_excess`) gives the
     formula; the neglected terms are of order :math:`1/d^2`, with coefficients that grow quickly

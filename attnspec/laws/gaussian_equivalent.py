@@ -41,8 +41,8 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
     with :math:`W_Q, W_K, W` square :math:`d \times d` matrices of independent :math:`N(0, 1)`
     entries. As :math:`d \to \infty` the empirical law of the squared singular values of :math:`Y`
     converges to the law implemented here: Pennington and Worah's law at :math:`\phi = \psi = 1`
-    (their linearization :math:`\sqrt\zeta\, WX/\sqrt{n_0} + \sqrt{\eta - \zeta}\, Z` is this
-    model, with :math:`\eta = \theta_1`, :math:`\zeta = \theta_2`). At :math:`\beta = 1`
+    (in their notation this model is :math:`\sqrt\zeta\, WX/\sqrt{n_0} + \sqrt{\eta - \zeta}\, Z`,
+    with :math:`\eta = \theta_1`, :math:`\zeta = \theta_2`). At :math:`\beta = 1`
     (:math:`\theta_1 = e - 1`, :math:`\theta_2 = 1`) its support ends at
     :math:`\lambda_+ = 9.00954`, so the law's largest singular value is
     :math:`\sqrt{\lambda_+} = 3.0016` (a property of the limit law, not a measured norm), whereas

@@ -617,6 +617,10 @@ def bulk_against_laws(
             linewidth=1.6,
             label=label,
         )
+    if logy:
+        ax.set_yscale("log")
+        fewest = min(v.size for v in bulks.values())
+        ax.set_ylim(bottom=0.5 / (fewest * (hist_edges[1] - hist_edges[0])))
     top = ax.get_ylim()[1]
     for label, pos in (edges or {}).items():
         ax.axvline(pos, color="0.3", linestyle=":", linewidth=1.0)
