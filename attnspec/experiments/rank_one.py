@@ -59,16 +59,21 @@ def top_singular_value(M: np.ndarray, tol: float = 1e-15, max_iter: int = 500) -
     return s
 
 
+def _check_size_and_trials(d: int, trials: int) -> None:
+    """InvalidInput unless d >= 2 and trials >= 1."""
+    if int(d) < 2:
+        raise InvalidInput(f"d={d} is out of range: must be an integer >= 2")
+    if int(trials) < 1:
+        raise InvalidInput(f"trials={trials} is out of range: must be an integer >= 1")
+
+
 def attention_s1(d: int, beta: float, seed: int, trials: int) -> np.ndarray:
     r""":math:`s_1(A)` of trials ``0 .. trials-1``: the same score matrices as the ladder's trials.
 
     Trial k draws :math:`S` from child k of ``SeedSequence(seed)`` exactly as
     :func:`attnspec.experiments.trials.compute_trial` does; results are cached on disk per trial.
     """
-    if int(d) < 2:
-        raise InvalidInput(f"d={d} is out of range: must be an integer >= 2")
-    if int(trials) < 1:
-        raise InvalidInput(f"trials={trials} is out of range: must be an integer >= 1")
+    _check_size_and_trials(d, trials)
 
     def one(k: int) -> float:
         params = {"d": int(d), "beta": float(beta), "seed": int(seed), "k": int(k)}
@@ -132,10 +137,7 @@ def uniform_mode_deficits(d: int, beta: float, seed: int, trials: int) -> dict[s
     \sqrt d)` for trials ``0 .. trials-1``, keyed ``"sqrt_d_A"`` and ``"Y"`` (the rungs with the
     order-d outlier; the scale :math:`\sqrt d` does not change a singular vector). The same score
     matrices as the ladder's trials; cached per trial."""
-    if int(d) < 2:
-        raise InvalidInput(f"d={d} is out of range: must be an integer >= 2")
-    if int(trials) < 1:
-        raise InvalidInput(f"trials={trials} is out of range: must be an integer >= 1")
+    _check_size_and_trials(d, trials)
 
     def one(k: int) -> dict:
         params = {"d": int(d), "beta": float(beta), "seed": int(seed), "k": int(k)}
