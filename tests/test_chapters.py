@@ -16,7 +16,8 @@ from tests.helpers import assert_cells_agree
 
 CHAPTERS = toc_chapter_names()
 REQUIRED_GLUE = {
-    "rank-one-mode": ["rank1_s1_mean"],
+    # init_srank*: the one stable-rank scale that Part III and the intro read
+    "rank-one-mode": ["rank1_s1_mean", "init_srank", "init_srank_pred", "init_srank_causal"],
     "normalizer-concentration": ["norm_D_std", "norm_D_std_pred"],
     "theta-statistics": ["theta_q1_exact", "theta_q2_exact", "theta_q1_mc", "theta_q1_mc_se"],
     "bulk-equivalence": ["bulk_l1_Y_f_lin", "bulk_ks_Y_f_lin"],
@@ -99,6 +100,16 @@ def test_glue_keys_are_unique_across_the_book_and_prefixed():
     for name, keys in REQUIRED_GLUE.items():
         if name in CHAPTERS:
             assert set(keys) <= {k for k, v in seen.items() if v == name}, name
+
+
+def test_setup_states_the_theorem_other_chapters_cite():
+    """The theorem box other chapters reference by ``{prf:ref}`thm-gaussian-equivalence```."""
+    import yaml
+
+    text = (SOURCES / "setup.md").read_text()
+    assert ":::{prf:theorem}" in text and ":label: thm-gaussian-equivalence" in text
+    config = yaml.safe_load((SOURCES.parent / "_config.yml").read_text())
+    assert {"sphinx_proof", "sphinx_design"} <= set(config["sphinx"]["extra_extensions"])
 
 
 def test_glued_values_at_the_defaults():

@@ -7,7 +7,6 @@ import nbformat
 import pytest
 
 from attnspec.core.claims import Claim
-from attnspec.models.ladder import LADDER
 from attnspec.publish.executed import claims
 from attnspec.publish.pages import (
     BOOK,
@@ -16,7 +15,6 @@ from attnspec.publish.pages import (
     claims_sentence,
     farthest_rung,
     findings_markdown,
-    ladder_notation,
     provenance_kind,
     read_source,
     rung_symbol,
@@ -57,6 +55,8 @@ def stored(tmp_path):
             ("bulk_l1_Y_f_lin", "0.05"),
             ("bulk_w1_Y", "0.04"),
             ("bulk_w1_Y_f_lin", "0.02"),
+            ("bulk_ratio_ks_Y_f_lin", "8.2"),
+            ("bulk_fig_law", {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}),
         ],
     )
     return StoredChapters(tmp_path, ["alpha", "bulk-equivalence", "never-executed"])
@@ -83,24 +83,65 @@ def test_missing_keys_and_chapters_are_shown_not_raised(stored):
 def test_farthest_rung_by_metric(stored):
     far = farthest_rung(stored)
     assert (
-        f"${rung_symbol('Y_f_lin')}$ in $L_1$" in far.rung and "$Y$ in $W_1$" in far.rung
-    )  # not unanimous
-    assert (far.ks, far.ks_floor, far.ks_ratio) == ("0.0153", "0.002", "7.6")
+        f"${rung_symbol('Y_f_lin')}$ in Kolmogorov" in far.rung
+        and "$Y$ in Wasserstein-1" in far.rung
+    )
+    # the ratio is the chapter's own glued number, not recomputed from rounded values
+    assert (far.ks, far.ks_floor, far.ks_ratio) == ("0.0153", "0.002", "8.2")
     assert "missing" in farthest_rung(stored, "alpha").rung
+
+
+def test_a_page_shows_a_figure_a_chapter_glued(stored):
+    from IPython.display import Image, Markdown
+
+    assert stored.figure_png("bulk-equivalence", "bulk_fig_law") == b"\x89PNG\r\n\x1a\n"
+    assert isinstance(stored.figure("bulk-equivalence", "bulk_fig_law"), Image)
+    gone = stored.figure("bulk-equivalence", "bulk_fig_other")
+    assert isinstance(gone, Markdown) and "bulk_fig_other" in gone.data
+    assert stored.missing() == [("bulk-equivalence", "bulk_fig_other")]
 
 
 def test_findings_table_lists_every_claim_with_provenance(stored):
     text = findings_markdown(stored)
     assert "**1 of 2 claims hold** in the 3 chapters" in text
+    assert "1 do not hold and 0 cannot be resolved by the data" in text
     assert "By provenance: 1 derived in this book, 1 provenance not stated." in text
-    assert "| 1 | [The alpha chapter](chapters/alpha.ipynb) | 2 | 1 | 1 |" in text
-    rows = [line for line in text.splitlines() if line.startswith("| [1](chapters/alpha.ipynb) | ")]
+    assert "| 1 | [The alpha chapter](chapters/alpha.ipynb) | 2 | 1 | 1 | 0 |" in text
+    assert "### 1. [The alpha chapter](chapters/alpha.ipynb)" in text
+    rows = [line for line in text.splitlines() if line.startswith(("| ✓ |", "| ✗ |", "| ○ |"))]
     assert len(rows) == 2
-    assert rows[0].endswith("| ✓ | derived in this book |") and r"\|x\| < 0.05" in rows[0]
-    assert rows[1].endswith("| ✗ | *not stated* |")
+    assert rows[0].startswith("| ✓ | x is small; *criterion*: \\|x\\| < 0.05 | 0.0171 |")
+    assert rows[0].endswith("| derived in this book |")
+    assert rows[1].startswith("| ✗ |") and rows[1].endswith("| *not stated* |")
     assert "y is not large here" in text
     assert ":::{warning}" in text and "3. [never-executed](chapters/never-executed.ipynb)" in text
     assert claims_sentence(stored) == "1 of 2 claims hold"
+
+
+def test_unresolved_claims_are_counted_and_listed(tmp_path):
+    write_chapter(
+        tmp_path,
+        "alpha",
+        "A",
+        claim_list=[
+            Claim("x", "1", "c", True, provenance="seed notebook"),
+            Claim("y", "2", "c", None, "the data cannot tell", provenance="derived here"),
+        ],
+    )
+    stored = StoredChapters(tmp_path, ["alpha"])
+    assert claims_sentence(stored) == "1 of 2 claims hold and 1 cannot be resolved by the data"
+    text = findings_markdown(stored)
+    assert "0 do not hold and 1 cannot be resolved" in text
+    assert "## Claims the data cannot resolve" in text and "the data cannot tell" in text
+
+
+def test_glue_all_glues_each_stored_value_under_the_prefix(stored, monkeypatch):
+    import myst_nb
+
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda key, value, display: glued.update({key: value}))
+    stored.glue_all("intro", {"x": ("alpha", "a_x"), "y": ("alpha", "a_x", ".2f")})
+    assert {k: v.data for k, v in glued.items()} == {"intro_x": "0.0171", "intro_y": "0.02"}
 
 
 @pytest.mark.parametrize(
@@ -126,10 +167,15 @@ def test_claims_sentence_without_claims_is_visible(tmp_path):
     )
 
 
-def test_notation_covers_every_rung_with_its_definition():
-    table = ladder_notation()
-    for name, model in LADDER.items():
-        assert f"${rung_symbol(name)}$" in table and model.latex in table
+def test_notation_lists_every_rung_and_links_the_one_table_of_rungs():
+    from attnspec.models.notation import SYMBOLS
+
+    text = (BOOK.parent / "notebooks" / "pages" / "notation.md").read_text()
+    assert "{ref}`ladder-table`" in text and "u_d" in text and r"\rho" in text
+    listed = text.replace(r"\mathrm{lin}", r"\rm lin").replace(r"\sqrt{d}\,", r"\sqrt d ")
+    for sym in SYMBOLS.values():
+        short = sym.replace(r"\mathrm{lin}", r"\rm lin").replace(r"\sqrt{d}\,", r"\sqrt d ")
+        assert short in listed, sym
 
 
 def test_toc_lists_chapters_and_the_generated_pages():
@@ -206,5 +252,5 @@ def test_built_findings_page_keeps_every_cell_of_every_row():
     assert tables, "no table on the Findings page"
     for rows in tables:
         assert all(len(row) == len(rows[0]) for row in rows), rows
-        if rows[0][:2] == ["ch.", "claim"]:
-            assert all(row[4] in ("✓", "✗", "○") for row in rows[1:]), rows
+        if rows[0][:2] == ["", "claim and criterion"]:
+            assert all(row[0] in ("✓", "✗", "○") for row in rows[1:]), rows

@@ -69,3 +69,21 @@ def noise_floor(config: Config, reference: np.ndarray, repetitions: int = 3) -> 
     grid = {"bins": config.hist_bins, "value_range": config.hist_range}
     values = {m: np.array([distance(m, reference, rep, **grid) for rep in reps]) for m in METRICS}
     return NoiseFloor(repetitions, values, reps[0])
+
+
+def resolved_order(
+    distances: dict[str, float], closer: list[str], farther: list[str], floor: float
+):
+    """Whether every rung of ``closer`` is nearer the reference than every rung of ``farther``.
+
+    True when each difference ``distances[far] - distances[near]`` exceeds ``floor`` (the largest
+    distance between the reference and its independent repetitions, the scale of the sampling noise
+    in one distance), False when some difference is below ``-floor`` (the opposite order, resolved),
+    None when the samples cannot tell (some difference lies within the floor).
+    """
+    gaps = [distances[far] - distances[near] for near in closer for far in farther]
+    if all(g > floor for g in gaps):
+        return True
+    if any(g < -floor for g in gaps):
+        return False
+    return None

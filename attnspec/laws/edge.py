@@ -8,10 +8,11 @@ above :math:`\lambda_+ - \varepsilon` is :math:`d \int_0^\varepsilon a\sqrt t\,d
 
 .. math:: \varepsilon_d = \Bigl(\frac{3}{2 a d}\Bigr)^{2/3} \propto d^{-2/3},
 
-the spacing of the largest values. The largest value fluctuates around :math:`\lambda_+` on this
-scale, with Tracy–Widom limit law after centring and scaling by a constant times :math:`d^{-2/3}`
-(Tracy & Widom 1994); a top value a fraction of :math:`\varepsilon_d` above :math:`\lambda_+` is an
-edge fluctuation, not an outlier.
+the spacing of the largest values. For Wigner and Wishart matrices the largest eigenvalue, centred
+at the edge and scaled by a constant times :math:`d^{-2/3}`, has the Tracy–Widom limit law (Tracy
+& Widom 1994 for the Gaussian unitary ensemble; later work extends it); for the models of this
+book that scale is used by analogy, not as a theorem. A top value a fraction of
+:math:`\varepsilon_d` above :math:`\lambda_+` is then read as an edge fluctuation, not an outlier.
 """
 
 from __future__ import annotations

@@ -1,8 +1,13 @@
 r"""The Gaussian-equivalent limit law: the quartic for its Cauchy transform, its edge and moments.
 
-The exact large-d law of the squared singular values of the linear Gaussian-equivalent model of the
-Gaussian-equivalence paper (arXiv 2510.06685, Sec. 3), obtained by free probability; the
-``scipy.stats``-like interface comes from :class:`~attnspec.laws.base.SquaredSingularValueLaw`.
+The large-d law of the squared singular values of the linear Gaussian-equivalent model. It is
+Pennington and Worah's limiting law of nonlinear random-matrix theory ("Nonlinear random matrix
+theory for deep learning", NeurIPS 2017) at :math:`\phi = \psi = 1`, :math:`\eta = \theta_1`,
+:math:`\zeta = \theta_2` (their form: :mod:`attnspec.laws.pennington_worah`); Péché (2019) and
+Benigni and Péché (2021) study the same law. This module computes it from a quartic that this book
+re-derives independently by free probability; the ``scipy.stats``-like interface comes from
+:class:`~attnspec.laws.base.SquaredSingularValueLaw`. What the Gaussian-equivalence paper (arXiv
+2510.06685) adds is that softmax attention, which is not an entrywise map, has this law.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ BETA_MAX_F = math.sqrt(math.log1p(THETA1_MAX))
 class GaussianEquivalentLaw(SquaredSingularValueLaw):
     r"""Limit law of the squared singular values of the linear Gaussian-equivalent model.
 
-    The model of the Gaussian-equivalence paper (arXiv 2510.06685, Sec. 3) is
+    The linear model of the Gaussian-equivalence paper (arXiv 2510.06685) is
 
     .. math::
 
@@ -35,10 +40,14 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
 
     with :math:`W_Q, W_K, W` square :math:`d \times d` matrices of independent :math:`N(0, 1)`
     entries. As :math:`d \to \infty` the empirical law of the squared singular values of :math:`Y`
-    converges to the law implemented here. At :math:`\beta = 1`
+    converges to the law implemented here: Pennington and Worah's law at :math:`\phi = \psi = 1`
+    (in their notation this model is :math:`\sqrt\zeta\, WX/\sqrt{n_0} + \sqrt{\eta - \zeta}\, Z`,
+    with :math:`\eta = \theta_1`, :math:`\zeta = \theta_2`). At :math:`\beta = 1`
     (:math:`\theta_1 = e - 1`, :math:`\theta_2 = 1`) its support ends at
-    :math:`\lambda_+ = 9.00954` (operator norm 3.0016), whereas Marchenko–Pastur with the same mean
-    ends at :math:`4\theta_1 = 6.873`: the deviation from Marchenko–Pastur that the paper announces.
+    :math:`\lambda_+ = 9.00954`, so the law's largest singular value is
+    :math:`\sqrt{\lambda_+} = 3.0016` (a property of the limit law, not a measured norm), whereas
+    Marchenko–Pastur with the same mean ends at :math:`4\theta_1 = 6.873`: the deviation from
+    Marchenko–Pastur that the paper's abstract announces.
 
     Parameters
     ----------
@@ -67,7 +76,9 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
 
     Notes
     -----
-    **Derivation.** Write :math:`\sigma^2 = \theta_1 - \theta_2` and
+    **Derivation** (this book's, an independent re-derivation of Pennington and Worah's law; the
+    two forms agree to 1e-10, see :func:`attnspec.laws.pennington_worah.pennington_worah_pdf`).
+    Write :math:`\sigma^2 = \theta_1 - \theta_2` and
     :math:`X = W_Q W_K^\top / d = S/\sqrt d`, so that
     :math:`Y = \sqrt{\theta_2}\, X + \sigma\, W/\sqrt d`.
 

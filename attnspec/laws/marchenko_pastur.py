@@ -27,7 +27,8 @@ class MarchenkoPastur(SquaredSingularValueLaw):
     :math:`\psi = 2 \arcsin\sqrt{\lambda/(4s)}`. Moments :math:`E\lambda^k = s^k C_k` (Catalan
     numbers), so the mean is :math:`s` and the variance :math:`s^2`. It is the case
     :math:`\theta_2 = 0` of :class:`~attnspec.laws.gaussian_equivalent.GaussianEquivalentLaw`; the
-    Gaussian-equivalence paper (arXiv 2510.06685) shows that attention spectra deviate from it.
+    Gaussian-equivalence paper (arXiv 2510.06685) shows that attention spectra deviate from it
+    (Marchenko and Pastur, 1967).
 
     Parameters
     ----------

@@ -63,21 +63,22 @@ def normalizer_std(beta, d):
 
     Notes
     -----
-    Normalizer concentration of the Gaussian-equivalence paper (arXiv 2510.06685, Sec. 3), with
-    its leading fluctuation made explicit. Row i of the scores is
+    Derived in this book. The Gaussian-equivalence paper's abstract names precise control of the
+    fluctuations of the normalization term as one ingredient of its proof; this is the leading
+    fluctuation made explicit. Row i of the scores is
     :math:`S_{ij} = q_i \cdot k_j/\sqrt d`; given :math:`q_i` the :math:`S_{ij}` are independent
-    :math:`N(0, r_i)` with :math:`r_i = |q_i|^2/d`. Hence
-    :math:`E[e^{\beta S_{ij}} \mid q_i] = e^{\beta^2 r_i/2}` and
+    :math:`N(0, \xi_i)` with :math:`\xi_i = |q_i|^2/d`. Hence
+    :math:`E[e^{\beta S_{ij}} \mid q_i] = e^{\beta^2 \xi_i/2}` and
 
     .. math::
 
         D_i = \frac{1}{d}\sum_j e^{\beta S_{ij} - \beta^2/2}
-        = e^{\beta^2 (r_i - 1)/2}\,(1 + \varepsilon_i),
+        = e^{\beta^2 (\xi_i - 1)/2}\,(1 + \varepsilon_i),
 
     where :math:`\varepsilon_i` is the relative error of an average of d independent
-    log-normals, :math:`\operatorname{Var}\varepsilon_i = (e^{\beta^2 r_i} - 1)/d \approx
-    (e^{\beta^2} - 1)/d`, uncorrelated with :math:`r_i`. Since
-    :math:`\operatorname{Var} r_i = 2/d`, the first factor contributes
+    log-normals, :math:`\operatorname{Var}\varepsilon_i = (e^{\beta^2 \xi_i} - 1)/d \approx
+    (e^{\beta^2} - 1)/d`, uncorrelated with :math:`\xi_i`. Since
+    :math:`\operatorname{Var} \xi_i = 2/d`, the first factor contributes
     :math:`(\beta^2/2)^2 \cdot 2/d = \beta^4/(2d)`. The two add to the formula above, up to
     :math:`O(d^{-2})`; it needs :math:`e^{\beta^2} \ll d`.
     """
@@ -100,9 +101,10 @@ def s1_excess(beta: float, d: int) -> float:
         s_1(A) - 1 \approx \frac{e^{\beta^2} - 1 + \beta^4/2}{2d}
         = \tfrac12 \operatorname{std}(D_i)^2 .
 
-    Derived in this book (chapter *The rank-one mode*): :math:`s_1(A)^2 \ge \lVert A^\top u\rVert^2
-    = \frac1d \sum_j c_j^2` with column sums :math:`c_j = \sum_i A_{ij} = 1 + \delta_j`, and to
-    first order :math:`\operatorname{Var}\delta_j = (e^{\beta^2} - 1 + \beta^4/2)/d` by the argument
-    of :func:`normalizer_std` applied to the keys; the bound is attained to this order.
+    Derived in this book (chapter *The rank-one mode*): :math:`s_1(A)^2 \ge \lVert A^\top u_d
+    \rVert^2 = \frac1d \sum_j (A^\top\mathbf 1)_j^2` with column sums :math:`(A^\top\mathbf 1)_j
+    = \sum_i A_{ij} = 1 + \delta_j`, :math:`u_d = \mathbf 1/\sqrt d`, and to first order
+    :math:`\operatorname{Var}\delta_j = (e^{\beta^2} - 1 + \beta^4/2)/d` by the argument of
+    :func:`normalizer_std` applied to the keys; the bound is attained to this order.
     """
     return 0.5 * float(normalizer_std(beta, d)) ** 2

@@ -116,11 +116,13 @@ class Model:
 LADDER: dict[str, Model] = {
     m.name: m
     for m in [
-        Model("sqrt_d_A", r"\sqrt{d}\,A", "reference; keeps the rank-one outlier", _sqrt_d_A),
+        Model(
+            "sqrt_d_A", r"\sqrt{d}\,A", "attention itself; carries the rank-one outlier", _sqrt_d_A
+        ),
         Model(
             "sqrt_d_A_perp",
             r"\sqrt{d}\,A_\perp = \sqrt{d}\,(A - \mathbf{1}\mathbf{1}^\top/d)",
-            "uniform mode removed; cleanest target of the theorem",
+            "uniform mode removed: the reference rung, the object of the theorem",
             _sqrt_d_A_perp,
             parent="sqrt_d_A",
             gram_from_parent=_gram_A_perp,
@@ -136,7 +138,7 @@ LADDER: dict[str, Model] = {
         Model(
             "Y_f",
             r"f(S)/\sqrt{d}",
-            "centred nonlinear model, f(x) = e^{βx−β²/2} − 1",
+            r"centred nonlinear model, $f(x) = e^{\beta x - \beta^2/2} - 1$",
             _Y_f,
             parent="Y",
             gram_from_parent=_gram_Y_f,
@@ -144,19 +146,19 @@ LADDER: dict[str, Model] = {
         Model(
             "Y_Q",
             r"Q_n(S)/\sqrt{d}",
-            "Taylor polynomial Q_n (degree n − 1, n = n_d) in place of f",
+            r"Taylor polynomial $Q_n$ (degree $n - 1$, $n = n_d$) in place of $f$",
             _Y_Q,
         ),
         Model(
             "Y_Q_lin",
             r"\sqrt{\theta_2^Q}\,S/\sqrt{d} + \sqrt{\theta_1^Q-\theta_2^Q}\,W/\sqrt{d}",
-            "Gaussian equivalent of Q_n (exact θ^Q)",
+            r"Gaussian equivalent of $Q_n$ (exact $\theta^Q$)",
             lambda x: gaussian_equivalent(x.S, x.W, x.theta_q),
         ),
         Model(
             "Y_f_lin",
             r"\beta\,S/\sqrt{d} + \sqrt{e^{\beta^2}-1-\beta^2}\,W/\sqrt{d}",
-            "Gaussian equivalent of f (exact θ); the theorem's limit",
+            r"Gaussian equivalent of $f$ (exact $\theta$); the model of the theorem",
             lambda x: gaussian_equivalent(x.S, x.W, x.theta_f),
         ),
     ]

@@ -1,6 +1,6 @@
 r"""The nonlinearity f, its Taylor polynomial Q_n, and their Gaussian statistics theta_1, theta_2.
 
-Deterministic-normalizer approximation (arXiv 2510.06685): A_ij ~ (1 + f(S_ij)) / d with
+Deterministic-normalizer approximation: A_ij ~ (1 + f(S_ij)) / d with
 :math:`f(x) = e^{\beta x - \beta^2/2} - 1`. For :math:`\chi \sim N(0, 1)` the two statistics
 :math:`\theta_1 = E[f(\chi)^2]` and :math:`\theta_2 = (E[f'(\chi)])^2` fix the
 Gaussian-equivalent model (:math:`\theta_1 = E g^2` is the total power only for a centred g,
@@ -134,3 +134,17 @@ def theta_q_monte_carlo(
     estimate = (float(q2.mean()), mean_dq**2)
     stderr = (float(q2.std(ddof=1)) / root_n, 2.0 * abs(mean_dq) * float(dq.std(ddof=1)) / root_n)
     return estimate, stderr
+
+
+def theta_q1_estimates(beta: float, n: int, samples: int, seed: int, count: int = 20) -> np.ndarray:
+    r"""``count`` independent Monte-Carlo estimates of :math:`\theta_1^Q`, each from ``samples``
+    draws of child k of ``SeedSequence(seed)``.
+
+    The children are independent of each other and of ``default_rng(seed)`` (which the seed
+    notebook and :class:`~attnspec.experiments.trials.LadderResult` use), so their mean and its
+    standard error, ``std / sqrt(count)``, describe the estimator rather than one draw.
+    """
+    children = np.random.SeedSequence(int(seed)).spawn(int(count))
+    return np.array(
+        [theta_q_monte_carlo(beta, n, samples, np.random.default_rng(c))[0][0] for c in children]
+    )

@@ -1,10 +1,11 @@
 """The book's generated front and back matter: Main results (the introduction), Findings, Notation.
 
 These pages are executed notebooks like the chapters, but they compute nothing themselves: their
-hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values and embedded
-claims, through :mod:`attnspec.publish.executed`) and display them. So every number they show is a
-number a chapter computed, and a page is re-executed after the chapters are (``attnspec notebooks``
-executes every chapter, then every page; ``attnspec notebooks findings`` one page).
+hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values, glued
+figures and embedded claims, through :mod:`attnspec.publish.executed`) and display them. So every
+number and figure they show is one a chapter computed, and a page is re-executed after the
+chapters are (``attnspec notebooks`` executes every chapter, then every page; ``attnspec notebooks
+findings`` one page).
 :func:`stored_problems` lists what the stored pages show as missing.
 
 A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
@@ -15,6 +16,7 @@ listed in a warning box at the top of the page; nothing raises.
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +30,7 @@ from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
 from .chapters import toc_chapter_names
-from .executed import GluedValue, claims, glued_values, read
+from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
 from .report import format_power_of_ten, markdown_table, verdict
 
@@ -169,6 +171,40 @@ class StoredChapters:
 
         return Markdown(self.value(chapter, key, fmt).text)
 
+    def glue_all(self, prefix: str, wanted: dict[str, tuple]) -> None:
+        """Glue each stored value as ``{prefix}_{name}``: ``wanted`` maps ``name`` to
+        ``(chapter, key)`` or ``(chapter, key, fmt)`` (see :meth:`value`), shown with
+        ``{glue:md}``."""
+        from myst_nb import glue
+
+        for name, (chapter, key, *fmt) in wanted.items():
+            glue(f"{prefix}_{name}", self.md(chapter, key, *fmt), display=False)
+
+    def figure_png(self, chapter: str, key: str) -> bytes | None:
+        """The PNG bytes of figure ``key`` glued by ``chapter``, or None when it glues none."""
+        nb = self.notebook(chapter)
+        for cell in nb.cells if nb is not None else []:
+            for out in cell.get("outputs", []):
+                name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+                data = out.get("data", {})
+                if name == key and PNG in data:
+                    text = data[PNG]
+                    return base64.b64decode("".join(text) if isinstance(text, list) else text)
+        return None
+
+    def figure(self, chapter: str, key: str):
+        """Figure ``key`` of ``chapter`` as an IPython ``Image`` (its stored PNG), ready for
+        ``glue`` and ``{glue:figure}``; the missing marker (as ``Markdown``) when not glued."""
+        from IPython.display import Image, Markdown
+
+        png = self.figure_png(chapter, key)
+        self.used[(chapter, key)] = png is not None
+        return (
+            Image(data=png, format="png")
+            if png is not None
+            else Markdown(missing_marker(chapter, key))
+        )
+
     def farthest(self, chapter: str, metric: str, prefix: str = "bulk") -> Farthest:
         """The rung with the largest glued distance ``{prefix}_{metric}_{rung}``.
 
@@ -222,28 +258,35 @@ def chapter_link(chapter: str, title: str, base: str = "chapters/") -> str:
     return f"[{title}]({base}{chapter}.ipynb)"
 
 
-def claims_summary(stored: StoredChapters) -> tuple[int, int]:
-    """(claims that hold, claims) over every chapter."""
+def claims_summary(stored: StoredChapters) -> tuple[int, int, int]:
+    """(claims that hold, claims the data cannot resolve, claims) over every chapter."""
     groups = stored.chapter_claims()
-    return sum(g.held for g in groups), sum(len(g.claims) for g in groups)
+    return (
+        sum(g.held for g in groups),
+        sum(g.unresolved for g in groups),
+        sum(len(g.claims) for g in groups),
+    )
 
 
 def claims_sentence(stored: StoredChapters) -> str:
-    """ "H of N claims hold", or a visible note when no stored chapter embeds its claims."""
-    held, total = claims_summary(stored)
+    """ "H of N claims hold" (with ", U cannot be resolved by the data" when some cannot), or a
+    visible note when no stored chapter embeds its claims."""
+    held, unresolved, total = claims_summary(stored)
     if total == 0:
         return "**[no stored chapter embeds its claims: re-execute the chapters]**"
-    return f"{held} of {total} claims hold"
+    text = f"{held} of {total} claims hold"
+    return text + (f" and {unresolved} cannot be resolved by the data" if unresolved else "")
 
 
-DISTANCES = {"l1": "$L_1$", "ks": "Kolmogorov", "w1": "$W_1$"}
+DISTANCES = {"ks": "Kolmogorov", "w1": "Wasserstein-1"}
 
 
 @dataclass(frozen=True)
 class FarthestRung:
-    """Which rung is farthest from the reference (Markdown), and the largest Kolmogorov distance."""
+    """Which rung is farthest from the reference (Markdown), and its Kolmogorov distance."""
 
-    # "$Y_f^{\\rm lin}$, in all three distances (…)" or "$Y$ in $L_1$, …", or the marker
+    # "$Y_f^{\\rm lin}$, in the Kolmogorov and Wasserstein-1 distances" or one per distance, or
+    # the missing marker
     rung: str
     ks: str
     ks_floor: str
@@ -251,9 +294,12 @@ class FarthestRung:
 
 
 def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> FarthestRung:
-    """The rung farthest from the reference's bulk.
+    """The rung farthest from the reference's bulk in the distances of :data:`DISTANCES`.
 
-    Read from the glued distances ``bulk_{l1,ks,w1}_{rung}``.
+    Read from the glued distances ``bulk_{ks,w1}_{rung}`` (the histogram L1 distance is left out:
+    its noise floor is as large as the distances themselves). The ratio to the noise floor is the
+    chapter's own (``bulk_ratio_ks_{rung}``, from unrounded values), so page and chapter print one
+    number.
     """
     found = [stored.farthest(chapter, metric) for metric in DISTANCES]
     known = [f for f in found if f.rung is not None]
@@ -261,11 +307,8 @@ def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> 
         marker = missing_marker(chapter, "bulk_<distance>_<rung>")
         return FarthestRung(marker, marker, marker, marker)
     if len({f.rung for f in known}) == 1 and len(known) == len(DISTANCES):
-        rung = (
-            f"${rung_symbol(known[0].rung)}$, in all three distances ("
-            + ", ".join(DISTANCES.values())
-            + ")"
-        )
+        rung = f"${rung_symbol(known[0].rung)}$, in the " + " and ".join(DISTANCES.values())
+        rung += " distances"
     else:
         rung = ", ".join(f"${rung_symbol(f.rung)}$ in {DISTANCES[f.metric]}" for f in known)
     ks = next((f for f in known if f.metric == "ks"), None)
@@ -274,8 +317,8 @@ def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> 
         return FarthestRung(rung, marker, marker, marker)
     no_floor = missing_marker(chapter, "bulk_ks_floor")
     floor = f"{ks.floor:g}" if ks.floor is not None else no_floor
-    ratio = format(ks.ratio, ".2g") if ks.ratio is not None else no_floor
-    return FarthestRung(rung, f"{ks.distance:g}", floor, ratio)
+    ratio = stored.value(chapter, f"bulk_ratio_ks_{ks.rung}")
+    return FarthestRung(rung, f"{ks.distance:g}", floor, ratio.text)
 
 
 PROVENANCE_KINDS = {
@@ -302,18 +345,21 @@ def provenance_kind(text: str) -> str:
 
 
 def findings_markdown(stored: StoredChapters) -> str:
-    """The Findings page's tables: claims per chapter, then every claim of every chapter.
+    """The Findings page's tables: claims per chapter, then every claim, chapter by chapter.
 
-    Columns of the full table: chapter, claim, measured, criterion, verdict (✓ ✗ ○) and provenance
-    (the paper with its section, the seed notebook, derived in this book, or a sanity check, as
-    each chapter states it). A chapter whose stored notebook embeds no claims is named in a
-    warning box; a claim without provenance shows *not stated*.
+    Each chapter's table has the columns verdict (✓ ✗ ○), the claim with its criterion, the
+    measured value, and the provenance (the paper, the seed notebook, derived in this book, or a
+    sanity check, as the chapter states it): four columns, the verdict first, so that a table fits
+    the page's column even where claims hold long formulas. A chapter
+    whose stored notebook embeds no claims is named in a warning box; a claim without provenance
+    shows *not stated*.
     """
     groups = stored.chapter_claims()
-    held, total = sum(g.held for g in groups), sum(len(g.claims) for g in groups)
+    held, unresolved, total = claims_summary(stored)
     parts = [
         f"**{held} of {total} claims hold** in the {len(groups)} chapters, at each chapter's "
-        "default parameters."
+        f"default parameters; {total - held - unresolved} do not hold and {unresolved} cannot be "
+        "resolved by the data."
     ]
     kinds: dict[str, int] = {}
     for g in groups:
@@ -343,27 +389,23 @@ def findings_markdown(stored: StoredChapters) -> str:
             f"before claims were embedded, or have none), so their claims are not listed below:\n\n"
             f"{names}\n:::"
         )
-    rows = []
+    parts.append("## Every claim")
+    if not any(g.claims for g in groups):
+        parts.append("*No chapter embeds claims.*")
     for g in groups:
-        for c in g.claims:
-            rows.append(
-                [
-                    chapter_link(g.chapter, str(g.number)),
-                    c.get("claim", ""),
-                    c.get("measured", ""),
-                    c.get("criterion", ""),
-                    verdict(c.get("holds")),
-                    c.get("provenance") or "*not stated*",
-                ]
-            )
-    parts.append(
-        "## Every claim\n\nThe first column is the chapter's number; it links to the chapter."
-    )
-    parts.append(
-        markdown_table(["ch.", "claim", "measured", "criterion", "", "provenance"], rows)
-        if rows
-        else "*No chapter embeds claims.*"
-    )
+        if not g.claims:
+            continue
+        rows = [
+            [
+                verdict(c.get("holds")),
+                f"{c.get('claim', '')}; *criterion*: {c.get('criterion', '')}",
+                c.get("measured", ""),
+                c.get("provenance") or "*not stated*",
+            ]
+            for c in g.claims
+        ]
+        parts.append(f"### {g.number}. {chapter_link(g.chapter, g.title)}")
+        parts.append(markdown_table(["", "claim and criterion", "measured", "provenance"], rows))
     for title, wanted in (
         ("Claims that do not hold", False),
         ("Claims the data cannot resolve", None),
@@ -378,15 +420,6 @@ def findings_markdown(stored: StoredChapters) -> str:
         if listed:
             parts.append(f"## {title}\n\n" + "\n".join(listed))
     return "\n\n".join(parts)
-
-
-def ladder_notation() -> str:
-    """The rungs M0 … M6 of :data:`~attnspec.models.ladder.LADDER`: symbol and definition."""
-    rows = [
-        [f"M{i}", f"${rung_symbol(name)}$", f"${m.latex}$"]
-        for i, (name, m) in enumerate(LADDER.items())
-    ]
-    return markdown_table(["rung", "symbol", "definition"], rows)
 
 
 def read_source(name: str) -> nbformat.NotebookNode:

@@ -4,6 +4,27 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import ticker
+
+#: Markers and line styles that tell series apart without colour, in the order series are drawn.
+MARKERS = "osD^v<>ph*"
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1.5, 1, 1.5)), (0, (1, 1)), (0, (8, 2)))
+
+
+def _style(i: int) -> dict:
+    """Colour, marker and line style of the ``i``-th series: each differs from its neighbours'."""
+    return {
+        "color": f"C{i % 10}",
+        "marker": MARKERS[i % len(MARKERS)],
+        "linestyle": LINESTYLES[i % len(LINESTYLES)],
+    }
+
+
+def _plain_log_ticks(axis, values) -> None:
+    """Major ticks exactly at ``values`` with plain labels, no minor labels, on a log ``axis``."""
+    axis.set_major_locator(ticker.FixedLocator(list(values)))
+    axis.set_major_formatter(ticker.FixedFormatter([f"{v:g}" for v in values]))
+    axis.set_minor_locator(ticker.NullLocator())
 
 
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
@@ -15,19 +36,19 @@ def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figu
     return fig
 
 
-def top_singular_values(top: dict[str, np.ndarray]) -> plt.Figure:
-    """Grouped bars (log scale) of each model's largest squared singular values."""
-    names = list(top)
-    n = len(next(iter(top.values())))
-    x, width = np.arange(n), 0.8 / len(names)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for i, name in enumerate(names):
-        ax.bar(x + i * width, top[name], width=width, label=name)
-    ax.set_xticks(x + 0.4 - width / 2, [f"#{k + 1}" for k in range(n)])
-    ax.set_xlabel("rank of the singular value")
-    ax.set_ylabel(r"$s_k^2$ (mean over trials)")
+def top_singular_values(top: dict[str, np.ndarray], ylabel: str = r"$s_i^2$") -> plt.Figure:
+    """Each model's largest squared singular values against their index (log scale), one line per
+    model told apart by marker and line style; the legend sits outside the axes."""
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    for i, (name, values) in enumerate(top.items()):
+        index = np.arange(1, len(values) + 1)
+        ax.plot(index, values, label=name, markersize=6, linewidth=1.2, **_style(i))
+    n = max(len(v) for v in top.values())
+    ax.set_xticks(range(1, n + 1))
     ax.set_yscale("log")
-    ax.legend(fontsize=8, ncol=2)
+    ax.set_xlabel(r"index $i$ of the singular value")
+    ax.set_ylabel(ylabel)
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     fig.tight_layout()
     return fig
 
@@ -48,27 +69,30 @@ def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: s
 
 
 def measured_vs_predicted(
-    x, measured, predicted, xlabel: str, ylabel: str, logy: bool = True
+    x, measured, predicted, xlabel: str, ylabel: str, logy: bool = True, yerr=None
 ) -> plt.Figure:
-    """Measured points against a predicted curve evaluated at the same x."""
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(x, predicted, "k--", marker="x", label="predicted")
-    ax.plot(x, measured, "o", label="measured")
+    """Measured points (with error bars ``yerr`` when given) against a prediction evaluated at the
+    same x."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.plot(x, predicted, "k--", marker="x", markersize=8, label="predicted")
+    ax.errorbar(x, measured, yerr=yerr, fmt="o", color="C0", capsize=3, label="measured (± se)")
     if logy:
         ax.set_yscale("log")
-    return _finish(fig, ax, xlabel, ylabel)
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_xticks(list(x), [f"{v:g}" for v in x])
+    return _finish(fig, ax, xlabel, ylabel, loc="upper left")
 
 
 def curves(
     x, ys: dict[str, np.ndarray], xlabel: str, ylabel: str, logy: bool = False
 ) -> plt.Figure:
-    """Several named curves against a common x."""
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for name, y in ys.items():
-        ax.plot(x, y, marker="o", label=name)
+    """Several named curves against a common x, told apart by marker and line style."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for i, (name, y) in enumerate(ys.items()):
+        ax.plot(x, y, label=name, markersize=5, **_style(i))
     if logy:
         ax.set_yscale("log")
-    return _finish(fig, ax, xlabel, ylabel, fontsize=8)
+    return _finish(fig, ax, xlabel, ylabel)
 
 
 def scores_and_entries(
@@ -449,22 +473,29 @@ def power_law_with_prediction(
     ylabel: str,
     var: str = "d",
 ) -> plt.Figure:
-    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`γ`, and
+    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`ν`, and
     predicted points.
 
     ``exponent_text`` is the fitted exponent as printed (with the digits its uncertainty supports);
-    ``predicted`` is drawn as crosses at the same ``x``.
+    ``predicted`` is drawn as crosses at the same ``x``. The x ticks sit at the measured ``x``, with
+    plain labels and no minor labels.
     """
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, label="measured (mean ± se)")
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, color="C0", label="measured (mean ± se)")
     xs = np.geomspace(min(x), max(x), 50)
     ax.plot(
-        xs, np.exp(intercept) * xs**slope, "--", label=rf"fit $\propto {var}^{{{exponent_text}}}$"
+        xs,
+        np.exp(intercept) * xs**slope,
+        "--",
+        color="C1",
+        label=rf"fit $\propto {var}^{{{exponent_text}}}$",
     )
     ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    return _finish(fig, ax, xlabel, ylabel)
+    _plain_log_ticks(ax.xaxis, x)
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+    return _finish(fig, ax, xlabel, ylabel, loc="lower left")
 
 
 def cdf_differences_with_noise(
@@ -481,30 +512,51 @@ def cdf_differences_with_noise(
 
     ``noise`` is the same difference for an independent repetition of the reference: it is drawn in
     grey in every panel, with the band :math:`\pm\max_x|\mathrm{noise}|` shaded. ``vlines`` marks
-    named positions (e.g. a histogram range's end) with dotted vertical lines.
+    named positions (e.g. a histogram range's end) with vertical lines of distinct styles. Each
+    panel is titled by its curve; one legend for all panels sits below them, so no legend covers
+    a curve.
     """
     names = list(diffs)
     rows = -(-len(names) // ncols)
     fig, axes = plt.subplots(
-        rows, ncols, figsize=(3.8 * ncols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
+        rows,
+        ncols,
+        figsize=(2.5 * ncols, 2.3 * rows + 0.7),
+        sharex=True,
+        sharey=True,
+        squeeze=False,
     )
     floor = float(np.max(np.abs(noise)))
+    guides = list((vlines or {}).items())
     for i, (ax, name) in enumerate(zip(axes.flat, names, strict=False)):
         ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
         ax.axhline(0.0, color="0.5", linewidth=0.6)
         ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
-        ax.plot(x, diffs[name], color=f"C{i % 10}", linewidth=1.3, label=name)
-        for pos in (vlines or {}).values():
-            ax.axvline(pos, color="k", linestyle=":", linewidth=0.9)
-        ax.set_title(name, fontsize=10)
-        ax.legend(fontsize=7, loc="lower left")
-    for ax in axes.flat[len(names) :]:
+        ax.plot(x, diffs[name], color=f"C{i % 10}", linewidth=1.4, label="rung")
+        for (label, pos), style in zip(guides, (":", "-."), strict=False):
+            ax.axvline(pos, color="k", linestyle=style, linewidth=0.9, label=label)
+        ax.set_title(name)
+    spare = list(axes.flat[len(names) :])
+    for ax in spare:
         ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel(xlabel)
+    for col, ax in enumerate(axes[-1]):
+        if ax.get_visible():
+            ax.set_xlabel(xlabel)
+        elif rows > 1:  # a hidden bottom panel leaves its column's label to the panel above it
+            axes[-2, col].set_xlabel(xlabel)
+            axes[-2, col].xaxis.set_tick_params(labelbottom=True)
     for ax in axes[:, 0]:
         ax.set_ylabel(ylabel)
-    fig.tight_layout()
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    labels = ["the panel's curve" if lab == "rung" else lab for lab in labels]
+    if spare:  # the legend fills the first empty panel slot, away from every curve
+        spare[0].set_visible(True)
+        spare[0].axis("off")
+        spare[0].legend(handles, labels, loc="center", frameon=False)
+        fig.tight_layout()
+    else:  # below the panels
+        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+        fig.tight_layout(rect=(0, 0.45 / fig.get_figheight(), 1, 1))
     return fig
 
 
@@ -516,3 +568,62 @@ def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Fi
             ax.set_xticks(list(lengths), [str(n) for n in lengths])
             ax.xaxis.set_minor_locator(plt.NullLocator())
     return fig
+
+
+def bulk_against_laws(
+    bulks: dict[str, np.ndarray],
+    laws: dict[str, object],
+    value_range: tuple[float, float],
+    bins: int,
+    edges: dict[str, float] | None = None,
+    xlabel: str = r"squared singular value $\lambda$",
+    logy: bool = True,
+) -> plt.Figure:
+    """Histogram densities of one or more bulks against limit-law densities, in one panel.
+
+    The first bulk is drawn filled in grey, the next ones as step outlines; ``laws`` maps a label to
+    a density callable (the first solid black, the next dashed and dash-dotted); ``edges`` marks
+    named positions by dotted vertical lines, labelled at the top of the axes. With ``logy`` the
+    density axis is logarithmic, down to the height of half a value in one bin, so the right tail
+    shows.
+    """
+    fig, ax = plt.subplots(figsize=(7.0, 4.2))
+    hist_edges = np.linspace(*value_range, bins + 1)
+    outline = ("C0", "C3", "C2")
+    for i, (label, values) in enumerate(bulks.items()):
+        if i == 0:
+            ax.hist(values, bins=hist_edges, density=True, color="0.8", label=label)
+        else:
+            ax.hist(
+                values,
+                bins=hist_edges,
+                density=True,
+                histtype="step",
+                color=outline[(i - 1) % len(outline)],
+                linewidth=1.3,
+                label=label,
+            )
+    xs = np.linspace(*value_range, 1201)
+    xs = xs[xs > 0]
+    for (label, density), (color, style) in zip(
+        laws.items(), (("k", "-"), ("C1", "--"), ("C4", "-.")), strict=False
+    ):
+        ys = np.asarray(density(xs), dtype=float)
+        ax.plot(
+            xs,
+            np.where(np.isfinite(ys), ys, np.nan),
+            color=color,
+            linestyle=style,
+            linewidth=1.6,
+            label=label,
+        )
+    if logy:
+        ax.set_yscale("log")
+        fewest = min(v.size for v in bulks.values())
+        ax.set_ylim(bottom=0.5 / (fewest * (hist_edges[1] - hist_edges[0])))
+    top = ax.get_ylim()[1]
+    for label, pos in (edges or {}).items():
+        ax.axvline(pos, color="0.3", linestyle=":", linewidth=1.0)
+        ax.text(pos, top, label, ha="center", va="bottom")
+    ax.set_xlim(*value_range)
+    return _finish(fig, ax, xlabel, "density", loc="upper right")
