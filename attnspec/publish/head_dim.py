@@ -31,9 +31,11 @@ STEPS = {
 
 
 def ratio_text(c: float) -> str:
-    """A ratio as a short fraction (``1/16``) or a decimal."""
-    q = Fraction(c).limit_denominator(4096)
-    return f"{q.numerator}/{q.denominator}" if abs(float(q) - c) < 1e-12 and q != 1 else f"{c:g}"
+    """A ratio as a short fraction (``1/16``, denominator at most 64) or with three significant
+    digits."""
+    q = Fraction(c).limit_denominator(64)
+    exact = abs(float(q) - c) < 1e-12 and q.numerator == 1 and q.denominator > 1
+    return f"1/{q.denominator}" if exact else f"{c:.3g}"
 
 
 def series_label(key: tuple[str, float]) -> str:
@@ -172,6 +174,9 @@ def values(study: HeadDimStudy) -> dict:
     smallest = study.maps[study.beta][-1]
     out = {"d": study.d, "beta": study.beta, "d_qk": study.d_qk, "trials": full.trials}
     out |= {"dqk_min": smallest.d_qk, "ks_min_dqk": round(smallest.gap.ks, 3)}
+    low = min(study.maps)
+    out |= {"beta_lo": low, "ks_beta_lo_full": round(study.point(study.d, low).gap.ks, 4)}
+    out["ks_beta_lo_min"] = round(study.maps[low][-1].gap.ks, 3)
     for name, p in (("1000", full), ("64", head)):
         out |= uncertain(f"ks_{name}", p.gap.ks, p.gap.se)
         out |= uncertain(f"floor_{name}", p.floor.ks, p.floor.se)

@@ -569,3 +569,16 @@ def gap_against_ratio(
         loc="center left",
         bbox_to_anchor=(1.01, 0.5),
     )
+
+
+def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figure:
+    """``fig`` at most ``width`` inches wide (the page's content column), with every text,
+    legends and ticks included, at least ``size`` points; the layout is tightened again."""
+    w, h = fig.get_size_inches()
+    if w > width:
+        fig.set_size_inches(width, h * width / w)
+    for text in fig.findobj(plt.Text):
+        if text.get_fontsize() < size:
+            text.set_fontsize(size)
+    fig.tight_layout()
+    return fig
