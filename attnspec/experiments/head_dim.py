@@ -146,7 +146,8 @@ def two_sample(a: Sequence[np.ndarray], b: Sequence[np.ndarray]) -> TwoSample:
     loo = zip(leave_one_out(a), leave_one_out(b), strict=True)
     # a KS distance is a difference of two ECDF steps: round off the last bits, so that equal
     # leave-one-out distances give a standard error of exactly 0, not of round-off
-    return TwoSample(ks, jackknife_se([round(ks_distance(x, y), 12) for x, y in loo]))
+    se = jackknife_se([round(ks_distance(x, y), 12) for x, y in loo])
+    return TwoSample(ks, round(se, 12))
 
 
 def outside_support(s2: np.ndarray, law: HeadDimensionLaw) -> int:
@@ -162,9 +163,9 @@ class GapPoint:
     r"""The gap at one :math:`(d, d_{qk}, \beta)`, its floor, and the other distances asked for.
 
     ``chain`` holds, when more than :data:`PAIR` is computed, the distance of each consecutive
-    pair of the models computed (in :data:`MODELS` order, ``lin_exact`` left out) and ``exact`` that of the reference to
-    ``lin_exact``; ``outside`` the count, per trial, of each model's values outside the limit
-    law's support; ``D`` the pooled normalizers.
+    pair of the models computed (in :data:`MODELS` order, ``lin_exact`` left out), and ``exact``
+    that of the reference to ``lin_exact``; ``outside`` the count, per trial, of each model's
+    values outside the limit law's support; ``D`` the pooled normalizers.
     """
 
     d: int

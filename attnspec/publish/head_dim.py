@@ -23,10 +23,10 @@ from .report import ONE_OR_TWO, fixed, format_uncertain, markdown_table
 
 #: The chain's steps, in order, with their reader-facing names.
 STEPS = {
-    ("ref", "no_norm"): r"$\sqrt d A_\perp \to Y_f P_\perp$ (normalizers)",
-    ("no_norm", "rows_f"): r"$Y_f P_\perp \to G[\Sigma_f]$ (Gaussian rows)",
-    ("rows_f", "rows_G"): r"$G[\Sigma_f] \to G[\Sigma_G]$ (covariance)",
-    ("rows_G", "lin"): r"$G[\Sigma_G] \to Y^{\rm lin}$ (same law)",
+    ("ref", "no_norm"): "1: normalizers",
+    ("no_norm", "rows_f"): "2: Gaussian rows",
+    ("rows_f", "rows_G"): "3: covariance",
+    ("rows_G", "lin"): "4: same law (check)",
 }
 
 
@@ -122,17 +122,17 @@ def chain_table(study: HeadDimStudy) -> str:
 
 def series_table(study: HeadDimStudy) -> str:
     """The gap over the sizes of each series, and the fitted rate with its two standard errors."""
-    sizes = [p.d for p in next(iter(study.series.values()))]
+    sizes = [(p.d, p.trials) for p in next(iter(study.series.values()))]
     rows = []
     for key, points in study.series.items():
         fit = study.rates[key]
         rows.append(
             [series_label(key)]
-            + [f"{_u(p.gap)} ({p.trials})" for p in points]
+            + [_u(p.gap) for p in points]
             + [format_uncertain(fit.rate, fit.se, ONE_OR_TWO, fallback=2)]
             + [fixed(fit.se_trials, 2)]
         )
-    header = ["series", *(f"$d$ = {d}" for d in sizes), r"rate $\rho$ ± fit", "± trials"]
+    header = ["series", *(f"$d$ = {d} ({t})" for d, t in sizes), r"rate $\rho$ ± fit", "± trials"]
     return markdown_table(header, rows)
 
 
@@ -304,7 +304,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
         Claim(
             "at a fixed ratio d_qk/d the gap shrinks as d grows",
             ", ".join(f"{ratio_text(k[1])}: ρ = {_rate(f)}" for k, f in ratio_fits.items()),
-            "every fitted rate ρ − 2 se > 0 (gap ∝ d^−ρ)",
+            "every fitted rate ρ − 2 se > 0, gap ∝ d^(−ρ)",
             all(f.rate - 2 * rate_se(f) > 0 for f in ratio_fits.values()),
             "at some fixed ratio the gap does not fall with d by more than two standard errors.",
             book,
@@ -392,3 +392,24 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             "Pennington–Worah 2017 (form); this book (correspondence)",
         ),
     ]
+
+
+def bound_text(difference: float, bound: float = 1e-8) -> str:
+    """A difference that is zero in exact arithmetic, as a bound when it is below ``bound``."""
+    return (
+        f"largest relative difference ≤ {bound:.0e}"
+        if difference <= bound
+        else (f"largest relative difference {difference:.1e}")
+    )
+
+
+def grid_text(study: HeadDimStudy) -> str:
+    """The grid of the trials, one line for the map and one per series (trials in brackets)."""
+    heads = ", ".join(str(q.d_qk) for q in study.maps[study.beta])
+    temps = ", ".join(f"{b:g}" for b in study.maps)
+    trials = study.maps[study.beta][0].trials
+    lines = [f"map: d = {study.d}; d_qk = {heads}; beta = {temps}; {trials} trials each"]
+    for (kind, value), points in study.series.items():
+        sizes = ", ".join(f"{q.d} ({q.trials})" for q in points)
+        lines.append(f"series at {kind} = {value:g}: d = {sizes}")
+    return "\n".join(lines)
