@@ -17,6 +17,7 @@ from ..core.errors import InvalidInput
 from ..numerics.smooth_cdf import SmoothCDF, smap, smap_derivative, smap_inverse
 from .base import SquaredSingularValueLaw, positive_real
 from .gaussian_equivalent import THETA1_MAX
+from .quartic import quartic_h, series_moment
 
 
 class HeadDimensionLaw(SquaredSingularValueLaw):
@@ -207,20 +208,8 @@ class HeadDimensionLaw(SquaredSingularValueLaw):
         r"""Exact :math:`E[\lambda^n]` from the power series of
         :math:`M = 1 + (\theta_1 - r) y M^2 + r y M^3 - \sigma^2 r y^2 M^4`."""
         n = self._check_order(n)
-        s2 = self.theta1 - self.theta2
         r = self.theta2 / self.ratio
-        m = np.zeros(n + 1)
-        m[0] = 1.0
-        for _ in range(n):
-            m2 = np.convolve(m, m)[: n + 1]
-            m3 = np.convolve(m2, m)[: n + 1]
-            m4 = np.convolve(m3, m)[: n + 1]
-            new = np.zeros(n + 1)
-            new[0] = 1.0
-            new[1:] += (self.theta1 - r) * m2[:n] + r * m3[:n]
-            new[2:] -= s2 * r * m4[: n - 1]
-            m = new
-        return float(m[n])
+        return series_moment(n, self.theta1 - r, r, (self.theta1 - self.theta2) * r)
 
 
 def _unit_k(g: float, t: float, c: float) -> float:
@@ -228,32 +217,11 @@ def _unit_k(g: float, t: float, c: float) -> float:
     return (1.0 - t) * g + (c + t * (c - 1.0) * g * g) / (g * (c - t * g * g))
 
 
-def _unit_h(x: np.ndarray, t: float, c: float) -> np.ndarray:
-    """Root :math:`H = 1/G` with the largest imaginary part of the unit quartic at real x."""
-    s2, r = 1.0 - t, t / c
-    n = x.size
-    comp = np.zeros((n, 4, 4))
-    comp[:, 0, 0] = x
-    comp[:, 0, 1] = -(1.0 - r)
-    comp[:, 0, 2] = -r * x
-    comp[:, 0, 3] = s2 * r
-    comp[:, 1, 0] = comp[:, 2, 1] = comp[:, 3, 2] = 1.0
-    roots = np.linalg.eigvals(comp)
-    h = roots[np.arange(n), np.argmax(roots.imag, axis=1)].astype(complex)
-    for _ in range(2):  # Newton polish, kept only where it lowers the residual
-        p = (((h - x) * h + (1.0 - r)) * h + r * x) * h - s2 * r
-        dp = ((4.0 * h - 3.0 * x) * h + 2.0 * (1.0 - r)) * h + r * x
-        with np.errstate(divide="ignore", invalid="ignore"):
-            new = h - np.where(dp != 0, p / dp, 0.0)
-        p_new = (((new - x) * new + (1.0 - r)) * new + r * x) * new - s2 * r
-        h = np.where(np.isfinite(new) & (np.abs(p_new) < np.abs(p)), new, h)
-    return h
-
-
 def unit_density(x, t: float, c: float) -> np.ndarray:
     r"""Symmetrized density :math:`\operatorname{Im} H/(\pi|H|^2)` of the unit law
     (:math:`\theta_1 = 1`, :math:`\theta_2 = t`, ratio c) at real x > 0; 0 outside the support."""
-    h = _unit_h(np.atleast_1d(np.asarray(x, dtype=float)), t, c)
+    r = t / c
+    h = quartic_h(np.atleast_1d(np.asarray(x, dtype=float)), 1.0 - r, r, (1.0 - t) * r)
     out = np.maximum(h.imag, 0.0) / (np.pi * np.abs(h) ** 2)
     return np.where(out > 1e-13, out, 0.0)
 
