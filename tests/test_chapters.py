@@ -25,6 +25,7 @@ REQUIRED_GLUE = {
     "convergence": ["conv_rate_sqrt_d_A_perp", "thresh_ks_beta_2"],
     "canonical-model": ["canon_alpha_dev_f_ell", "canon_causal_srank_slope"],
     "real-attention": ["real_minilm_srank_median", "real_smollm_srank_median"],
+    "head-dimension": ["headdim_ks_1000", "headdim_ks_64", "headdim_floor_64"],
 }
 
 

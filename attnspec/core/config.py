@@ -272,6 +272,28 @@ PARAMETERS: dict[str, Parameter] = {
             low=2,
             high=100,
         ),
+        Parameter(
+            "d_qk_values",
+            list,
+            [1000, 500, 250, 125, 64, 32, 16],
+            "head dimensions d_qk of W_Q, W_K (d x d_qk) at fixed d",
+            low=1,
+            high=20000,
+            item=int,
+        ),
+        Parameter(
+            "head_ratios",
+            list,
+            [1.0, 0.25, 0.0625],
+            "fixed ratios d_qk/d of the series across d (d_qk = round(ratio d))",
+            low=0.0,
+            low_open=True,
+            high=1.0,
+            item=float,
+        ),
+        Parameter(
+            "d_qk", int, 64, "the fixed head dimension of the series across d", low=1, high=20000
+        ),
     ]
 }
 
@@ -425,7 +447,7 @@ RULES: tuple[Rule, ...] = (
             f"beta={v['beta']:g} is out of range for this chapter: must be > 0 "
             "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
         ),
-        chapters=("limit-law", "convergence"),
+        chapters=("limit-law", "convergence", "head-dimension"),
     ),
     Rule(
         ("d", "beta"),
@@ -436,6 +458,56 @@ RULES: tuple[Rule, ...] = (
             "beta^2 < d (the exact mean of D_i, (1 - beta^2/d)^(-d/2) e^(-beta^2/2), needs it)"
         ),
         chapters=("normalizer-concentration",),
+    ),
+    Rule(
+        ("betas",),
+        "betas",
+        lambda v: min(v["betas"]) > 0,
+        lambda v: (
+            f"betas={v['betas']} is out of range for this chapter: each must be > 0 "
+            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("d", "d_qk_values", "d_qk"),
+        "d_qk_values",
+        lambda v: max(v["d_qk_values"]) <= v["d"] and v["d_qk"] <= v["d"],
+        lambda v: (
+            f"d_qk_values={v['d_qk_values']} and d_qk={v['d_qk']} are out of range: "
+            f"each must be <= d = {v['d']} (W_Q, W_K are d x d_qk, d_qk/d <= 1)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("d_qk", "d_values"),
+        "d_qk",
+        lambda v: v["d_qk"] <= min(v["d_values"]),
+        lambda v: (
+            f"d_qk={v['d_qk']} is out of range: must be <= the smallest of "
+            f"d_values = {v['d_values']} (d_qk/d <= 1 along the series)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("head_ratios", "d_values"),
+        "head_ratios",
+        lambda v: min(v["head_ratios"]) * min(v["d_values"]) >= 1,
+        lambda v: (
+            f"head_ratios={v['head_ratios']} is out of range: each ratio times the smallest of "
+            f"d_values = {v['d_values']} must be >= 1 (a head dimension of at least 1)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("beta", "d_qk_values", "d_qk"),
+        "d_qk_values",
+        lambda v: min([*v["d_qk_values"], v["d_qk"]]) > 4 * v["beta"] ** 2,
+        lambda v: (
+            f"d_qk_values={v['d_qk_values']} is out of range for beta = {v['beta']:g}: each "
+            "d_qk must be > 4 beta^2 (the scores' exact moments E e^(2 beta S) diverge there)"
+        ),
+        chapters=("head-dimension",),
     ),
 )
 

@@ -21,6 +21,7 @@ from ..core.errors import InvalidInput
 from ..models.nonlinearity import theta_f, theta_q
 from ..numerics.smooth_cdf import bisect_root, smap, smap_derivative
 from .base import SquaredSingularValueLaw, positive_real
+from .quartic import quartic_h, series_moment
 
 #: largest theta1: the variance theta1^2 + theta2^2 of the law is then a finite float
 THETA1_MAX = math.sqrt(np.finfo(float).max / 2)
@@ -230,25 +231,7 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
 
     def _unit_h(self, x: np.ndarray) -> np.ndarray:
         """Root :math:`H = 1/G` (Im H >= 0) of the unit quartic at real points 0 < x < x_+."""
-        r, s2 = self._r, self._s2
-        n = x.size
-        comp = np.zeros((n, 4, 4))
-        comp[:, 0, 0] = x
-        comp[:, 0, 1] = -s2
-        comp[:, 0, 2] = -r * x
-        comp[:, 0, 3] = s2 * r
-        comp[:, 1, 0] = comp[:, 2, 1] = comp[:, 3, 2] = 1.0
-        roots = np.linalg.eigvals(comp)
-        h = roots[np.arange(n), np.argmax(roots.imag, axis=1)].astype(complex)
-        for _ in range(2):  # Newton polish, kept only where it lowers the residual
-            p = (((h - x) * h + s2) * h + r * x) * h - s2 * r
-            dp = ((4.0 * h - 3.0 * x) * h + 2.0 * s2) * h + r * x
-            with np.errstate(divide="ignore", invalid="ignore"):
-                step = np.where(dp != 0, p / dp, 0.0)
-            new = h - step
-            p_new = (((new - x) * new + s2) * new + r * x) * new - s2 * r
-            h = np.where(np.isfinite(new) & (np.abs(p_new) < np.abs(p)), new, h)
-        return h
+        return quartic_h(x, self._s2, self._r, self._s2 * self._r)
 
     def _unit_rho(self, x: np.ndarray) -> np.ndarray:
         r"""Symmetrized density at 0 < x < x_+,
@@ -288,15 +271,4 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
         """
         n = self._check_order(n)
         s2, t2 = self.theta1 - self.theta2, self.theta2
-        m = np.zeros(n + 1)
-        m[0] = 1.0
-        for _ in range(n):
-            m2 = np.convolve(m, m)[: n + 1]
-            m3 = np.convolve(m2, m)[: n + 1]
-            m4 = np.convolve(m3, m)[: n + 1]
-            new = np.zeros(n + 1)
-            new[0] = 1.0
-            new[1:] += s2 * m2[:n] + t2 * m3[:n]
-            new[2:] -= s2 * t2 * m4[: n - 1]
-            m = new
-        return float(m[n])
+        return series_moment(n, s2, t2, s2 * t2)

@@ -627,3 +627,69 @@ def bulk_against_laws(
         ax.text(pos, top, label, ha="center", va="bottom")
     ax.set_xlim(*value_range)
     return _finish(fig, ax, xlabel, "density", loc="upper right")
+
+
+def gap_against_ratio(
+    ratios,
+    gaps: dict[str, tuple],
+    floor: tuple[np.ndarray, np.ndarray],
+    d: int,
+    guides: dict[str, float] | None = None,
+) -> plt.Figure:
+    r"""Two-sample gaps against :math:`d_{qk}/d` at fixed d (log-log), with the noise floor.
+
+    ``gaps`` maps a legend label to ``(values, standard errors)`` at ``ratios`` (one series per
+    inverse temperature, told apart by marker and line style as well as colour); ``floor`` is the
+    lowest and highest noise floor at each ratio, shaded; ``guides`` maps a label to a ratio marked
+    by a dotted vertical line. The top axis gives :math:`d_{qk}` itself.
+    """
+    fig, ax = plt.subplots(figsize=(7.0, 4.4))
+    x = np.asarray(ratios, dtype=float)
+    order = np.argsort(x)
+    lo, hi = (np.asarray(v, dtype=float)[order] for v in floor)
+    ax.fill_between(x[order], lo, hi, color="0.82", label="noise floor (range over β)")
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (label, (y, err)) in enumerate(gaps.items()):
+        ax.errorbar(
+            x[order],
+            np.asarray(y, dtype=float)[order],
+            yerr=np.nan_to_num(np.asarray(err, dtype=float)[order]),
+            color=colors[i % len(colors)],
+            marker="osD^v<>"[i % 7],
+            linestyle=("-", "--", "-.", ":")[i % 4],
+            markersize=5,
+            capsize=3,
+            label=label,
+        )
+    for (label, pos), style in zip((guides or {}).items(), (":", (0, (1, 3))), strict=False):
+        ax.axvline(pos, color="k", linestyle=style, linewidth=1.0, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(x[order], [f"{v:.3g}" for v in x[order]])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    top = ax.secondary_xaxis("top", functions=(lambda r: r * d, lambda k: k / d))
+    top.set_xticks(x[order] * d, [f"{round(v * d)}" for v in x[order]])
+    top.xaxis.set_minor_locator(plt.NullLocator())
+    top.set_xlabel(f"head dimension $d_{{qk}}$ at $d$ = {d}")
+    return _finish(
+        fig,
+        ax,
+        r"$d_{qk}/d$",
+        r"gap: $D_{\rm KS}$($\sqrt{d}\,A_\perp$, $Y^{\rm lin}$)",
+        fontsize=9,
+        loc="center left",
+        bbox_to_anchor=(1.01, 0.5),
+    )
+
+
+def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figure:
+    """``fig`` at most ``width`` inches wide (the page's content column), with every text,
+    legends and ticks included, at least ``size`` points; the layout is tightened again."""
+    w, h = fig.get_size_inches()
+    if w > width:
+        fig.set_size_inches(width, h * width / w)
+    for text in fig.findobj(plt.Text):
+        if text.get_fontsize() < size:
+            text.set_fontsize(size)
+    fig.tight_layout()
+    return fig
