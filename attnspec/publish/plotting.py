@@ -5,13 +5,18 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from . import style as book_style
+
+book_style.apply()
+
 
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
-    """Label the axes of ``ax``, draw its legend (keyword arguments ``legend``), tighten ``fig``."""
+    """Label the axes of ``ax``, tighten ``fig``, and draw the legend (keyword arguments ``legend``)
+    where it hides no data (:func:`attnspec.publish.style.legend`)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(**legend)
     fig.tight_layout()
+    book_style.legend(ax, **legend)
     return fig
 
 
