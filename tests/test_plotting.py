@@ -258,7 +258,10 @@ def problems(fig) -> list[str]:
         {
             (t.get_fontsize(), t.get_text()[:30])
             for t in fig.findobj(Text)
-            if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_PT
+            if t.get_visible()
+            and (t.axes is None or t.axes.get_visible())
+            and t.get_text().strip()
+            and t.get_fontsize() < MIN_PT
         }
     )
     if small:
