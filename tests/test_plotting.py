@@ -324,6 +324,15 @@ def test_the_checks_see_each_failure():
     plotting.plt.close(fig)
 
 
+def test_a_legend_over_a_heat_map_hides_it():
+    fig, ax = plotting.plt.subplots(figsize=(5, 3.5))
+    ax.pcolormesh(np.arange(6.0), np.arange(5.0), np.ones((4, 5)))
+    ax.plot([1, 4], [1, 3], "o-", label="points")
+    leg = ax.legend(loc="upper right")
+    assert style.hidden_points(leg) > 0
+    plotting.plt.close(fig)
+
+
 def test_legend_moves_outside_when_no_place_inside_is_free():
     fig, ax = plotting.plt.subplots(figsize=(6, 3.5))
     x = np.linspace(0, 1, 400)

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.collections import QuadMesh
 from matplotlib.lines import Line2D
+from matplotlib.transforms import Bbox
 
 STYLE = Path(__file__).with_name("attnspec.mplstyle")
 #: CSS pixels per inch: a figure ``w`` inches wide is shown ``96 w`` px wide.
@@ -75,11 +77,12 @@ def thin_markers(fig, most: int = 12) -> None:
             line.set_markevery(n // most)
 
 
-def _display_points(ax, renderer) -> np.ndarray:
-    """Display coordinates of what ``ax`` plots, inside the axes: the vertices of its data lines
-    (with points along each segment), the offsets of its collections, and the corners and centre
-    of its bars. Guide lines and spans (drawn in axes coordinates) are not data."""
-    points = []
+def _data(ax, renderer) -> tuple[np.ndarray, list]:
+    """What ``ax`` plots, in display coordinates: points (the vertices of its data lines, with
+    points along each segment, and the offsets of its collections) and areas (the boxes of its bars
+    and histogram bins, heat maps and images). Guide lines and spans, drawn in axes coordinates,
+    are not data."""
+    points, areas = [], []
     for line in ax.get_lines():
         if not line.get_visible() or line.get_transform() != ax.transData:
             continue
@@ -90,18 +93,18 @@ def _display_points(ax, renderer) -> np.ndarray:
             xy = (xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2)
         points.append(xy)
     for collection in ax.collections:
-        if collection.get_visible() and len(collection.get_offsets()):
+        if not collection.get_visible():
+            continue
+        if isinstance(collection, QuadMesh):
+            areas.append(collection.get_window_extent(renderer))
+        elif len(collection.get_offsets()):
             offsets = collection.get_offset_transform().transform(collection.get_offsets())
             points.append(np.asarray(offsets, dtype=float))
+    areas += [image.get_window_extent(renderer) for image in ax.images if image.get_visible()]
     for patch in ax.patches:
         if patch.get_visible() and patch.get_transform() == ax.transData:
-            box = patch.get_window_extent(renderer)
-            if box.width > 0 and box.height > 0:
-                xs, ys = (box.x0, box.x1, (box.x0 + box.x1) / 2), (box.y0, box.y1)
-                points.append(np.array([(x, y) for x in xs for y in ys]))
-    if not points:
-        return np.empty((0, 2))
-    xy = np.concatenate(points)
+            areas.append(patch.get_window_extent(renderer))
+    xy = np.concatenate(points) if points else np.empty((0, 2))
     inside = ax.bbox
     keep = (
         (xy[:, 0] >= inside.x0)
@@ -109,12 +112,13 @@ def _display_points(ax, renderer) -> np.ndarray:
         & (xy[:, 1] >= inside.y0)
         & (xy[:, 1] <= inside.y1)
     )
-    return xy[keep]
+    clipped = [Bbox.intersection(a, inside) for a in areas if a.width > 0 and a.height > 0]
+    return xy[keep], [a for a in clipped if a is not None and a.width > 0 and a.height > 0]
 
 
 def hidden_points(legend) -> int:
-    """How many plotted points (:func:`_display_points`, every axes of the figure) lie under
-    ``legend``'s box."""
+    """How many plotted points and areas (bars, heat maps, images) of the figure's axes lie
+    under ``legend``'s box."""
     fig = legend.figure
     renderer = fig.canvas.get_renderer()
     box = legend.get_window_extent(renderer)
@@ -122,14 +126,11 @@ def hidden_points(legend) -> int:
     for ax in fig.axes:
         if not ax.get_visible():
             continue
-        xy = _display_points(ax, renderer)
-        count += int(
-            np.sum(
-                (xy[:, 0] > box.x0)
-                & (xy[:, 0] < box.x1)
-                & (xy[:, 1] > box.y0)
-                & (xy[:, 1] < box.y1)
-            )
+        xy, areas = _data(ax, renderer)
+        x, y = xy[:, 0], xy[:, 1]
+        count += int(np.sum((x > box.x0) & (x < box.x1) & (y > box.y0) & (y < box.y1)))
+        count += sum(
+            1 for a in areas if a.x0 < box.x1 and box.x0 < a.x1 and a.y0 < box.y1 and box.y0 < a.y1
         )
     return count
 
