@@ -354,6 +354,15 @@ def test_style_is_applied_with_distinguishable_cycle():
     assert min(matplotlib.rcParams[k] for k in sizes) >= MIN_PT
 
 
+def test_dense_curves_keep_a_dozen_markers_and_points_keep_all():
+    fig, ax = plotting.plt.subplots()
+    (curve,) = ax.plot(np.linspace(0, 1, 600), np.linspace(0, 1, 600))  # the cycle's marker
+    (points,) = ax.plot(np.arange(100), np.arange(100), "o")
+    style.thin_markers(fig)
+    assert curve.get_markevery() == 50 and points.get_markevery() is None
+    plotting.plt.close(fig)
+
+
 def test_png_is_stored_at_twice_its_display_width():
     fig, ax = plotting.plt.subplots(figsize=(5, 3))
     ax.plot([0, 1], [0, 1])

@@ -5,8 +5,12 @@ of at least 9 pt, the Okabe–Ito colours each with its own line style and marke
 :data:`WIDTH` inches wide at most, the content column of the page. In a notebook kernel it also
 stores every figure as a PNG at twice its display resolution, with its display width (1 inch = 96
 CSS px) as the output's metadata, so that the page shows the figure at its natural size, sharp on a
-high-density screen. (PNG, not SVG: nbval ignores PNG bytes, while an SVG is compared as text, and
-matplotlib's SVG output is not byte-stable across machines.)
+high-density screen (PNG, not SVG: nbval ignores PNG bytes, while an SVG is compared as text, and
+matplotlib's SVG output is not byte-stable across machines); a dense curve keeps about a dozen of
+the markers the style's cycle gives it (:func:`thin_markers`).
+
+:func:`legend` draws a legend where it covers no plotted point (:func:`hidden_points`), else outside
+the axes.
 """
 
 from __future__ import annotations
