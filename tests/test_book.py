@@ -1,7 +1,8 @@
 """The published site is self-contained: opened from disk with no network, every chapter page
 typesets its math with the bundled MathJax and loads every figure; nothing comes from another host.
 
-Needs the built site (`make book`; `make test` builds it first) and Debian's chromium.
+Needs the built site (`make book`; `make test` builds it first) and Debian's chromium. The pages are
+opened in a copy of the site: tests never write into `_build/html`.
 """
 
 import re
@@ -11,22 +12,26 @@ import pytest
 
 from attnspec.core.paths import ROOT
 from attnspec.publish.chapters import toc_chapter_names
-from tests.helpers import html_tables, probe_page
+from tests.helpers import copy_site, html_tables, probe_page
 
-SITE = ROOT / "_build" / "html"
+BUILT = ROOT / "_build" / "html"
 pytestmark = pytest.mark.site  # needs the built site (make book) and chromium (make browser)
 
 
-def page(name: str) -> Path:
-    path = SITE / "book" / "chapters" / f"{name}.html"
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return copy_site(BUILT, tmp_path_factory.mktemp("site"))
+
+
+def page(site: Path, name: str) -> Path:
+    path = site / "book" / "chapters" / f"{name}.html"
     assert path.is_file(), f"{path} is missing: build the site with `make book` first"
     return path
 
 
 @pytest.mark.parametrize("name", toc_chapter_names())
-def test_chapter_page_typesets_math_and_loads_figures_offline(name, tmp_path):
-    path = page(name)
-    result = probe_page(path, path.with_name(f"_probe_{path.name}"), tmp_path, timeout=180)
+def test_chapter_page_typesets_math_and_loads_figures_offline(name, site):
+    result = probe_page(page(site, name), timeout=180)
     result.pop("text")
     assert result["mathjax"], "MathJax did not load"
     assert result["math"] > 0 and result["untypeset"] == 0, result
@@ -34,10 +39,10 @@ def test_chapter_page_typesets_math_and_loads_figures_offline(name, tmp_path):
     assert result["broken"] == [], result
 
 
-def test_no_page_loads_anything_from_another_host():
+def test_no_page_loads_anything_from_another_host(site):
     remote = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
     offenders = [
-        p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html") if remote.search(p.read_text())
+        p.relative_to(site).as_posix() for p in site.rglob("*.html") if remote.search(p.read_text())
     ]
     assert offenders == []
 
@@ -50,10 +55,10 @@ def claims_tables(html: str) -> list[list[list[str]]]:
 
 
 @pytest.mark.parametrize("name", toc_chapter_names())
-def test_claims_tables_render_with_one_verdict_per_row(name):
+def test_claims_tables_render_with_one_verdict_per_row(name, site):
     """No cell content (e.g. a criterion `|z| < 3`) splits a row: each row has the header's cells
     and ends in a verdict (✓ ✗ ○)."""
-    tables = claims_tables(page(name).read_text())
+    tables = claims_tables(page(site, name).read_text())
     assert tables, f"{name}: no claims table in the built page"
     for table in tables:
         header, rows = table[0], table[1:]
@@ -75,3 +80,9 @@ def test_claims_table_parser_sees_a_split_row():
     assert table[1] == ["a", "1", "|z| < 3", "✓"]
     (table,) = claims_tables(bad)
     assert len(table[1]) != len(table[0])
+
+
+def test_probing_writes_nothing_into_the_site(site):
+    before = sorted(p.relative_to(site) for p in site.rglob("*"))
+    probe_page(page(site, toc_chapter_names()[0]), timeout=180)
+    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before

@@ -22,7 +22,8 @@ from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit_ja
 from ..numerics.spectra import bulk, ks_to_law_below_quantile
 from .trials import LadderResult
 
-#: The two finite-d targets: the law of theta^f (every rung's limit) and of theta^Q at degree n_d.
+#: The two finite-d targets: the law of :math:`\theta^f` (every rung's limit) and of
+#: :math:`\theta^Q` at degree :math:`n_d`.
 TARGETS = ("f", "q")
 
 

@@ -197,7 +197,8 @@ class LadderResult:
 
     @cached_property
     def theta_q_mc(self) -> tuple[tuple[float, float], tuple[float, float]]:
-        """Monte-Carlo (estimate, standard error) of theta^Q, drawn from ``default_rng(seed)``."""
+        r"""Monte-Carlo (estimate, standard error) of :math:`\theta^Q`, drawn from
+        ``default_rng(seed)``."""
         rng = np.random.default_rng(self.config.seed)
         return theta_q_monte_carlo(self.config.beta, self.poly_degree, self.config.mc_samples, rng)
 

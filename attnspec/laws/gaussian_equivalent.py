@@ -23,9 +23,11 @@ from ..numerics.smooth_cdf import bisect_root, smap, smap_derivative
 from .base import SquaredSingularValueLaw, positive_real
 from .quartic import quartic_h, series_moment
 
-#: largest theta1: the variance theta1^2 + theta2^2 of the law is then a finite float
+#: largest :math:`\theta_1`: the variance :math:`\theta_1^2 + \theta_2^2` of the law is then a
+#: finite float
 THETA1_MAX = math.sqrt(np.finfo(float).max / 2)
-#: largest beta whose theta1 = e^{beta^2} - 1 is at most :data:`THETA1_MAX` (about 18.82)
+#: largest :math:`\beta` whose :math:`\theta_1 = e^{\beta^2} - 1` is at most :data:`THETA1_MAX`
+#: (about 18.82)
 BETA_MAX_F = math.sqrt(math.log1p(THETA1_MAX))
 
 

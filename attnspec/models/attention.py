@@ -1,7 +1,8 @@
-"""Score matrix, numerically stable row softmax, and the row normalizers Z_i and D_i.
+r"""Score matrix, numerically stable row softmax, and the row normalizers Z_i and D_i.
 
 Setting of the Gaussian-equivalence paper (arXiv 2510.06685): input X = I_d and
-ell = d = d_qk, so the score matrix is S = W_Q W_K^T / sqrt(d_qk) and A = softmax(beta S) row-wise.
+ell = d = d_qk, so the score matrix is :math:`S = W_Q W_K^\top/\sqrt{d_{qk}}` and
+:math:`A = \mathrm{softmax}(\beta S)` row-wise.
 """
 
 from __future__ import annotations

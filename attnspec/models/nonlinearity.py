@@ -28,7 +28,8 @@ def theta_f(beta: float) -> tuple[float, float]:
 def poly_degree(d: int, c: float) -> int:
     r"""Taylor degree :math:`n_d = \lceil c \log d / \log\log d \rceil` (8 at d = 1000, c = 2).
 
-    For d < e^e (about 15), where log log d < 1, the denominator is taken as 1; the degree is >= 2.
+    For :math:`d < e^e` (about 15), where :math:`\log\log d < 1`, the denominator is taken as 1;
+    the degree is at least 2.
     """
     log_d = math.log(d)
     return max(2, math.ceil(c * log_d / max(math.log(log_d) if log_d > 1 else 1.0, 1.0)))

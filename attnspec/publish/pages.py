@@ -34,7 +34,7 @@ from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
 from .report import format_power_of_ten, markdown_table, verdict
 
-PAGES = ("intro", "findings", "notation")
+PAGES = ("intro", "findings", "notation", "reproduce")
 
 
 def rung_symbol(name: str) -> str:

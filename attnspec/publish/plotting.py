@@ -26,13 +26,18 @@ def _plain_log_ticks(axis, values) -> None:
     axis.set_major_formatter(ticker.FixedFormatter([f"{v:g}" for v in values]))
     axis.set_minor_locator(ticker.NullLocator())
 
+from . import style as book_style
+
+book_style.apply()
+
 
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
-    """Label the axes of ``ax``, draw its legend (keyword arguments ``legend``), tighten ``fig``."""
+    """Label the axes of ``ax``, tighten ``fig``, and draw the legend (keyword arguments ``legend``)
+    where it hides no data (:func:`attnspec.publish.style.legend`)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(**legend)
     fig.tight_layout()
+    book_style.legend(ax, **legend)
     return fig
 
 
