@@ -1,17 +1,22 @@
 """Helpers shared by several test modules (not tests themselves): strict JSON, the command's exit
-status, hand-built glue notebooks, an HTML table reader, the source/executed notebook comparison,
-nbval run in a subprocess, and a page probed in Chromium."""
+status, the command in a subprocess, tmpfs mounts, a copy of the checkout, hand-built glue
+notebooks, an HTML table reader, the source/executed notebook comparison, nbval run in a
+subprocess, and a page probed in Chromium."""
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+
+import pytest
 
 from attnspec.core.paths import ROOT
 from attnspec.publish.pdf import FLAGS
@@ -38,6 +43,69 @@ def cli_status(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exc:
         return exc.code
+
+
+def attnspec(
+    *args: str,
+    cwd: Path,
+    stdout=subprocess.PIPE,
+    env: dict | None = None,
+    timeout: float = 120,
+    **kwargs,
+) -> subprocess.CompletedProcess:
+    """Run ``python -m attnspec.cli ARGS`` in ``cwd`` (the test's cache folder is inherited)."""
+    return subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", *args],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        **kwargs,
+    )
+
+
+def one_line(stderr: str, fragment: str) -> None:
+    """``stderr`` is one line, without a traceback, and holds ``fragment``."""
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr and fragment in stderr, stderr
+
+
+def tmpfs_mounts(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
+    """The body of a ``mounted`` fixture: ``mounted(options)`` gives a fresh tmpfs folder mounted
+    with ``options``; every one is unmounted after the test."""
+    points = []
+
+    def mount(options: str) -> Path:
+        point = tmp_path / f"mnt{len(points)}"
+        point.mkdir()
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
+        )
+        if done.returncode:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr!r}")
+        points.append(point)
+        return point
+
+    yield mount
+    for point in points:
+        subprocess.run(["umount", str(point)], check=False)
+
+
+def copy_checkout(target: Path) -> Path:
+    """Copy the checkout's tracked files (symlinks as symlinks) to ``target``; return it."""
+    files = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout
+    for name in files.decode().split("\0"):
+        if name:
+            source, copy = ROOT / name, target / name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_symlink():
+                copy.symlink_to(os.readlink(source))
+            elif source.is_file():
+                shutil.copy2(source, copy)
+    return target
 
 
 def glue_output(key: str, data: str | dict):

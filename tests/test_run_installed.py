@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.core.paths import ROOT
 from attnspec.publish.chapters import toc_chapter_names
+from tests.helpers import copy_checkout
 
 pytestmark = pytest.mark.slow  # executes a chapter or installs the package
 
@@ -23,17 +23,7 @@ pytestmark = pytest.mark.slow  # executes a chapter or installs the package
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     base = tmp_path_factory.mktemp("installed")
-    files = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
-    ).stdout
-    for name in files.decode().split("\0"):
-        if name:
-            source, copy = ROOT / name, base / "src" / name
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            if source.is_symlink():
-                copy.symlink_to(os.readlink(source))
-            elif source.is_file():
-                copy.write_bytes(source.read_bytes())
+    copy_checkout(base / "src")
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run(
         [
