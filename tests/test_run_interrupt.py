@@ -36,9 +36,9 @@ def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
         text=True,
     )
     deadline = time.time() + 300
-    # wait until the kernel runs the notebook (its connection file exists in the hidden work folder)
+    # wait until the kernel runs the notebook (its connection file exists in its private folder)
     while (
-        not list(out.glob(".ladder-*/kernel.json"))
+        not list(scratch.glob("attnspec-ladder-*/kernel.json"))
         and proc.poll() is None
         and time.time() < deadline
     ):
