@@ -1,4 +1,4 @@
-"""The Makefile deletes nothing outside its checkout (issue 18, item 1), whatever the checkout's path.
+"""The Makefile deletes nothing outside its checkout, whatever its path (issue 18, item 1).
 
 The real ``make`` runs in a copy of the checkout whose path holds a space, ``…/p/attnspec copy``,
 beside a sentinel folder ``…/p/attnspec``: the path an unquoted ``rm -rf $(CURDIR)/_build`` splits
