@@ -135,3 +135,15 @@ def test_missing_chapter_sources_give_one_line(installed, tmp_path):
     assert (
         len(done.stderr.strip().splitlines()) == 1 and "chapter sources are missing" in done.stderr
     )
+
+
+def test_notebooks_outside_a_checkout_refuses_before_touching_anything(installed):
+    """Issue 18, item 9: the installed package's results files are diff's baselines."""
+    baseline = installed / "site" / "attnspec" / "_book" / "chapters" / "setup.results.json"
+    before = (baseline.read_bytes(), baseline.stat().st_mtime_ns)
+    listing = sorted(p.name for p in baseline.parent.iterdir())
+    done = attnspec(installed, "notebooks", "setup")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "runs only in a checkout" in done.stderr
+    assert (baseline.read_bytes(), baseline.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in baseline.parent.iterdir()) == listing
