@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -117,9 +119,19 @@ def test_the_kernel_works_in_an_empty_private_folder_with_no_folder_on_its_path(
 
 @pytest.mark.slow  # executes a chapter
 def test_a_second_run_is_refused_and_force_replaces_the_whole_previous_run(tmp_path):
-    out = tmp_path / "R"
-    first = attnspec(*SETUP[:-1], "120", "-o", "R", "--html", cwd=tmp_path, timeout=900)
+    """With code planted in the current folder, which the page's build must not import either (the
+    command runs as its console script does, without the current folder on its path: ``-P``)."""
+    out, here, marker = tmp_path / "R", tmp_path / "here", tmp_path / "pwned"
+    plant_code(here, marker)
+    first = subprocess.run(
+        [sys.executable, "-P", "-m", "attnspec.cli", *SETUP[:-1], "120", "-o", str(out), "--html"],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert first.returncode == 0, first.stderr
+    assert not marker.exists()
     assert sorted(p.name for p in out.iterdir()) == [
         "setup.html",
         "setup.ipynb",
@@ -141,7 +153,7 @@ def test_a_second_run_is_refused_and_force_replaces_the_whole_previous_run(tmp_p
     assert json.loads((out / "setup.results.json").read_text())["parameters"]["d"] == 130
     assert stat.S_IMODE(os.stat(out / "setup.results.json").st_mode) == new_file_mode()
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o750  # the folder keeps its mode
-    assert [p.name for p in tmp_path.iterdir() if p.name != "cache"] == ["R"]  # nothing aside
+    assert [p.name for p in tmp_path.iterdir() if p.name not in ("cache", "here")] == ["R"]
 
 
 @pytest.mark.parametrize(

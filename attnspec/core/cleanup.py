@@ -97,11 +97,16 @@ def untrack_kernel(manager) -> None:
 
 
 def run(command: list[str], **kwargs):
-    """:func:`subprocess.run` with capture, the child registered so that :func:`now` can kill it."""
+    """:func:`subprocess.run` with capture, the child registered so that :func:`now` can kill it.
+
+    A Python child starts with ``PYTHONSAFEPATH=1``: it imports nothing from the current folder
+    (``python -c`` would put it first on ``sys.path``).
+    """
     import subprocess
 
+    env = {**kwargs.pop("env", os.environ), "PYTHONSAFEPATH": "1"}
     with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kwargs
     ) as process:
         _processes.append(process)
         try:
