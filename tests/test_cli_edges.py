@@ -118,10 +118,17 @@ def test_only_ascii_decimal_numbers_are_accepted(argv, message, tmp_path, monkey
 
 @pytest.mark.parametrize("seed, value", [("007", 7), ("-0", 0), ("+12", 12), (" 5 ", 5)])
 def test_a_decimal_with_leading_zeros_or_a_sign_is_that_number(seed, value, tmp_path):
-    done = attnspec(
-        "ladder", "--d", "20", "--trials", "1", f"--seed={seed}", "-o", "l.json", cwd=tmp_path
-    )
-    assert done.returncode == 0, done.stderr
+    argv = [
+        "ladder",
+        "--d",
+        "20",
+        "--trials",
+        "1",
+        f"--seed={seed}",
+        "-o",
+        str(tmp_path / "l.json"),
+    ]
+    assert cli_status(argv) == 0
     assert strict_json(tmp_path / "l.json")["seed"] == value
 
 

@@ -54,7 +54,8 @@ def message(msg: dict) -> bytes:
 
 @contextlib.contextmanager
 def peer(answer: Callable[[socket.socket], None]) -> Iterator[str]:
-    """A TCP peer on a free local port that calls ``answer(connection)`` for every connection."""
+    """A TCP peer on a free local port that calls ``answer(connection)`` for every connection,
+    then closes its side (so that a client waiting for more learns it at once)."""
     listener = socket.create_server(("127.0.0.1", 0))
     conns: list[socket.socket] = []
 
@@ -65,6 +66,7 @@ def peer(answer: Callable[[socket.socket], None]) -> Iterator[str]:
                 conns.append(conn)
                 with contextlib.suppress(OSError):
                     answer(conn)
+                    conn.shutdown(socket.SHUT_WR)
 
     threading.Thread(target=serve, daemon=True).start()
     try:

@@ -253,8 +253,9 @@ async def _identity(host: str, port: int) -> object:
         }
         writer.write(_message(hello) + _message({"op": "identity", "reply": True}))
         await writer.drain()
-        if not isinstance(await _read_message(reader), dict):  # the peer's handshake
-            raise NotAScheduler("a handshake that is not a mapping")
+        handshake = await _read_message(reader)
+        if not (isinstance(handshake, dict) and _plain(handshake)):
+            raise NotAScheduler("a handshake that is not a mapping of plain data")
         return await _read_message(reader)
     finally:
         writer.close()
