@@ -1,17 +1,20 @@
 """Helpers shared by several test modules (not tests themselves): strict JSON, the command's exit
-status, the command in a subprocess, tmpfs mounts, a copy of the checkout, hand-built glue
-notebooks, an HTML table reader, the source/executed notebook comparison, nbval run in a
+status, the command in a subprocess, tmpfs mounts, a TCP peer, a copy of the checkout, hand-built
+glue notebooks, an HTML table reader, the source/executed notebook comparison, nbval run in a
 subprocess, and a page probed in Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -90,6 +93,33 @@ def tmpfs_mounts(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
     yield mount
     for point in points:
         subprocess.run(["umount", str(point)], check=False)
+
+
+@contextlib.contextmanager
+def peer(answer: Callable[[socket.socket], None], close: bool = True) -> Iterator[str]:
+    """A TCP peer on a free local port that calls ``answer(connection)`` for every connection,
+    then closes its side if ``close`` (a client waiting for more learns it at once), else keeps
+    the connection open; yields its ``tcp://`` address."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    conns: list[socket.socket] = []
+
+    def serve():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conns.append(conn)
+                with contextlib.suppress(OSError):
+                    answer(conn)
+                    if close:
+                        conn.shutdown(socket.SHUT_WR)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for conn in conns:
+            conn.close()
 
 
 def copy_checkout(target: Path) -> Path:

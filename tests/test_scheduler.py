@@ -9,16 +9,11 @@ scheduler or cluster (``cluster``).
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
 import pickle
-import socket
 import struct
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +23,7 @@ from attnspec.cli import main
 from attnspec.core.config import Config
 from attnspec.experiments.sweep import check_scheduler
 from attnspec.experiments.trials import run_ladder
-from tests.helpers import one_line
+from tests.helpers import one_line, peer
 
 SWEEP = ["sweep", "--d", "24", "--beta", "1", "--trials", "1"]
 
@@ -50,31 +45,6 @@ def message(msg: dict) -> bytes:
 
     body = pack_frames(dumps(msg))
     return struct.pack("Q", len(body)) + body
-
-
-@contextlib.contextmanager
-def peer(answer: Callable[[socket.socket], None]) -> Iterator[str]:
-    """A TCP peer on a free local port that calls ``answer(connection)`` for every connection,
-    then closes its side (so that a client waiting for more learns it at once)."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    conns: list[socket.socket] = []
-
-    def serve():
-        with contextlib.suppress(OSError):
-            while True:
-                conn, _ = listener.accept()
-                conns.append(conn)
-                with contextlib.suppress(OSError):
-                    answer(conn)
-                    conn.shutdown(socket.SHUT_WR)
-
-    threading.Thread(target=serve, daemon=True).start()
-    try:
-        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        listener.close()
-        for conn in conns:
-            conn.close()
 
 
 def handshake() -> bytes:
@@ -148,6 +118,19 @@ def test_a_real_scheduler_passes_the_probe():
         check_scheduler(cluster.scheduler_address)
 
 
+def failed_sweep(tmp_path: Path, python: list[str], *options: str, **kwargs) -> str:
+    """``python PYTHON sweep ... OPTIONS``: status 75, no traceback, no CSV; its last line."""
+    done = subprocess.run(
+        [sys.executable, *python, *SWEEP, "-o", str(tmp_path / "o.csv"), *options],
+        capture_output=True,
+        text=True,
+        **kwargs,
+    )
+    assert done.returncode == 75, done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "o.csv").exists()
+    return done.stderr.strip().splitlines()[-1]
+
+
 @pytest.mark.cluster  # starts a Dask scheduler and a sweep process
 def test_a_scheduler_without_workers_is_one_line_and_status_75(tmp_path):
     """The real command with a short wait (``WORKER_WAIT`` = 3 s, 60 s by default)."""
@@ -156,32 +139,12 @@ def test_a_scheduler_without_workers_is_one_line_and_status_75(tmp_path):
         "from attnspec.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     with LocalCluster(
-        n_workers=0,
-        processes=False,
-        protocol="tcp://",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
+        n_workers=0, processes=False, protocol="tcp://", dashboard_address=None
     ) as cluster:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                code,
-                *SWEEP,
-                "-o",
-                str(tmp_path / "o.csv"),
-                "--scheduler",
-                cluster.scheduler_address,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    assert done.returncode == 75, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
+        address = cluster.scheduler_address
+        last = failed_sweep(tmp_path, ["-c", code], "--scheduler", address, timeout=120)
     assert last.startswith("attnspec sweep: failed: no Dask worker was connected to the scheduler")
-    assert "0 of 1 trials finished" in last and "Traceback" not in done.stderr
-    assert not (tmp_path / "o.csv").exists()
+    assert "0 of 1 trials finished" in last
 
 
 @pytest.mark.cluster  # starts a sweep process and its cluster
@@ -190,17 +153,8 @@ def test_a_worker_killed_as_it_starts_is_one_line_and_status_75(tmp_path):
     preload = tmp_path / "die.py"
     preload.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
     env = dict(os.environ, DASK_DISTRIBUTED__WORKER__PRELOAD=f'["{preload}"]')
-    done = subprocess.run(
-        [sys.executable, "-m", "attnspec.cli", *SWEEP, "-o", str(tmp_path / "o.csv")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert done.returncode == 75, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
+    last = failed_sweep(tmp_path, ["-m", "attnspec.cli"], timeout=300, env=env)
     assert last.startswith("attnspec sweep: failed: the local Dask cluster did not start")
-    assert "Traceback" not in done.stderr and not (tmp_path / "o.csv").exists()
 
 
 def test_payload_really_runs_code_when_unpickled(tmp_path):
