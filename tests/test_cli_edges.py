@@ -82,6 +82,25 @@ def test_a_legal_long_file_name_is_written(command, tmp_path):
     strict_json(tmp_path / name)
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["law", "-o", "x" * 251 + ".json"],
+        ["ladder", "--d", "20", "--trials", "1", "-o", "x" * 256],
+        ["run", "setup", "-o", "x" * 256 + "/R"],
+        ["run", "setup", "-o", "R/" + "x" * 256],
+    ],
+    ids=["law", "ladder", "run, a long folder", "run, a long run folder"],
+)
+def test_a_name_longer_than_the_file_system_allows_is_refused_before_work(
+    argv, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)
+    assert cli_status(argv) == 2
+    one_line(capsys.readouterr().err, "longer than 255 bytes")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_long_name_in_a_multibyte_script_is_written(tmp_path):
     name = "é" * 122 + ".json"  # 249 bytes in UTF-8: cut on a character boundary
     assert cli_status(["law", "-o", str(tmp_path / name)]) == 0

@@ -128,9 +128,10 @@ def write_json(path: str | Path, data) -> None:
 def check_writable(path: str | Path, option: str = "--output") -> None:
     """Raise InvalidInput, before any work, unless a file can be written at ``path``.
 
-    Refused: an empty path, a path ending in a separator, a missing folder, a folder or special file
-    at the target, a folder where a test file cannot be created (read-only, permissions). The
-    message names ``option``, the spelling the path was given with.
+    Refused: an empty path, a path ending in a separator, a missing folder, a name longer than its
+    file system allows, a folder or special file at the target, a folder where a test file cannot
+    be created (read-only, permissions). The message names ``option``, the spelling the path was
+    given with.
     """
     text = str(path)
     if not text.strip() or text.endswith(("/", os.sep)):
@@ -138,20 +139,34 @@ def check_writable(path: str | Path, option: str = "--output") -> None:
     parent = Path(text).parent
     if not parent.is_dir():
         raise InvalidInput(f"{option} {text!r}: folder {str(parent)!r} does not exist")
+    _check_name(Path(text), parent, option)
     _probe(target_of(text, option).parent, f"{option} {text!r}")
+
+
+def _check_name(path: Path, folder: Path, option: str) -> None:
+    """InvalidInput if ``path``'s name is longer than ``folder``'s file system allows."""
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = NAME_MAX
+    if len(path.name.encode()) > longest:
+        raise InvalidInput(f"{option} {str(path)!r}: the name is longer than {longest} bytes")
 
 
 def check_folder(path: str | Path, option: str = "--output") -> Path:
     """Raise InvalidInput, before any work, unless a folder can be written, or created, at ``path``.
 
     Refused, as :func:`check_writable` refuses a file: an empty path, a file or a dangling symlink
-    at ``path`` or at one of its ancestors, an ancestor where a folder cannot be created
-    (read-only, permissions). Returns the path.
+    at ``path`` or at one of its ancestors, a name too long for the file system, an ancestor where
+    a folder cannot be created (read-only, permissions). Returns the path.
     """
     text = str(path)
     if not text.strip():
         raise InvalidInput(f"{option} {text!r}: must be the path of a folder")
     folder = Path(text)
+    for part in folder.parts:
+        if len(part.encode()) > NAME_MAX:
+            raise InvalidInput(f"{option} {text!r}: a name is longer than {NAME_MAX} bytes")
     existing = folder
     while not existing.exists():
         if existing.is_symlink():
