@@ -52,8 +52,9 @@ def is_debris(path: str | Path, pid: int | None, now: float | None = None) -> bo
 
 @contextmanager
 def temporary_folder(parent: Path, prefix: str) -> Iterator[Path]:
-    """A temporary folder ``{prefix}{pid}-XXXXXXXX.tmp`` in ``parent`` (mode 0700), removed on exit
-    and by :func:`now`."""
+    """A temporary folder ``{prefix}{pid}-XXXXXXXX.tmp`` in ``parent`` (mode 0700, its absolute
+    path: the executor changes the working folder), removed on exit and by :func:`now`."""
+    parent = Path(parent).absolute()
     folder = Path(tempfile.mkdtemp(dir=parent, prefix=f"{prefix}{os.getpid()}-", suffix=".tmp"))
     _folders.append(folder)
     try:

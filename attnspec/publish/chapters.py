@@ -273,11 +273,8 @@ def execute(run: ChapterRun, output: Path) -> Path:
 
     name = run.chapter.name
     output = Path(output).resolve()
-    scratch, kernel_prefix, final_prefix = (
-        Path(tempfile.gettempdir()),
-        f"attnspec-{name}-",
-        f".{name}-",
-    )
+    scratch = Path(tempfile.gettempdir())
+    kernel_prefix, final_prefix = f"attnspec-{name}-", f".{name}-"
     cleanup.remove_stale(scratch, kernel_prefix)
     cleanup.remove_stale(output.parent, final_prefix)
     with cleanup.temporary_folder(scratch, kernel_prefix) as work:
