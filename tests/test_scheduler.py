@@ -147,6 +147,40 @@ def test_a_scheduler_without_workers_is_one_line_and_status_75(tmp_path):
     assert "0 of 1 trials finished" in last
 
 
+@pytest.mark.cluster  # starts a Dask scheduler, a worker and a sweep process
+def test_a_scheduler_whose_workers_leave_keeps_the_finished_trials(tmp_path, cache_dir):
+    """Its only worker leaves after the first trials: status 75, those trials kept in the cache."""
+    import time
+
+    code = (
+        "import sys; import attnspec.experiments.sweep as s; s.WORKER_WAIT = 3; "
+        "from attnspec.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    grid = ["--d", "160", "--beta", "1", "--trials", "40"]
+    with LocalCluster(
+        n_workers=1, processes=False, protocol="tcp://", dashboard_address=None
+    ) as cluster:
+        command = [sys.executable, "-c", code, "sweep", *grid, "-o", str(tmp_path / "o.csv")]
+        proc = subprocess.Popen(
+            [*command, "--scheduler", cluster.scheduler_address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while not list(cache_dir.glob("trial_*.npz")):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        cluster.scale(0)
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 75, err
+    last = err.strip().splitlines()[-1]
+    finished = int(last.split(" s; ")[1].split(" of ")[0])
+    assert last.startswith("attnspec sweep: failed: no Dask worker was connected") and finished >= 1
+    assert len(list(cache_dir.glob("trial_*.npz"))) >= finished
+    assert "Traceback" not in err and not (tmp_path / "o.csv").exists()
+
+
 @pytest.mark.cluster  # starts a sweep process and its cluster
 def test_a_worker_killed_as_it_starts_is_one_line_and_status_75(tmp_path):
     """Every worker of the embedded cluster kills itself as it starts (a Dask preload)."""

@@ -360,7 +360,11 @@ def compute_trials(
             except TimeoutError:
                 finished = set()
             for future in finished:
-                out[futures[future]] = _result(future, tasks[futures[future]])
+                try:
+                    out[futures[future]] = _result(future, tasks[futures[future]])
+                except TimeoutError:  # its result left with its worker, uncached: it runs again
+                    pending.add(future)
+                    continue
                 bar.update()
             if finished or client.nthreads():  # a trial finished, or a worker is connected
                 idle_since = None
@@ -376,11 +380,23 @@ def compute_trials(
 
 
 def _result(future, task: tuple[Config, int, Sequence[str] | None]) -> dict[str, np.ndarray]:
-    """The trial a finished future holds; RunFailed if its worker died repeatedly."""
+    """The trial of a finished future, read from the disk cache where its worker stored it (so a
+    worker that leaves takes nothing with it), else from the worker.
+
+    Raises
+    ------
+    RunFailed
+        if the trial's worker died repeatedly.
+    TimeoutError
+        if an uncached result is not back within :data:`POLL_SECONDS` (its worker left).
+    """
+    cfg, k, models = task
+    stored = cached_trial(cfg, k, models) if future.status == "finished" else None
+    if stored is not None:
+        return stored
     try:
-        return future.result()
+        return future.result(timeout=POLL_SECONDS)
     except KilledWorker:
-        cfg, k, _ = task
         raise RunFailed(
             f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
             "(out of memory?); finished trials are kept in the cache"
