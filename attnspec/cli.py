@@ -35,6 +35,9 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):  # an option is spelled in full: `--tri 1` is an error
+        super().__init__(*args, **{"allow_abbrev": False, **kwargs})
+
     def error(self, message: str):  # one line, status 2, as for InvalidInput
         self.exit(EXIT_INVALID, f"attnspec: error: {message}\n")
 
@@ -84,8 +87,28 @@ def sigterm_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _standard_streams() -> None:
+    """Open /dev/null on a closed stdin, stdout or stderr (``attnspec law >&-``), so that no file
+    this process opens takes their number and no child process inherits it as a stream."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)  # the lowest free number: fd itself
+
+
+def _absolute_cache() -> None:
+    """Resolve a relative ``$ATTNSPEC_CACHE`` against the folder the command was started in, once,
+    before any kernel or worker (which start elsewhere) inherits it."""
+    name = "ATTNSPEC_CACHE"  # attnspec.core.cache.CACHE_ENV (not imported: it needs numpy)
+    if os.environ.get(name):
+        os.environ[name] = os.path.abspath(os.environ[name])
+
+
 def _discard_stdout() -> None:
     """Flush stdout; if it is closed or full, point it at /dev/null so that exit does not fail."""
+    if sys.stdout is None:  # closed when the command started
+        return
     try:
         sys.stdout.flush()
     except OSError:
@@ -101,12 +124,15 @@ def _fail(command: str, message: str, status: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _standard_streams()
+    _absolute_cache()
     args = build_parser().parse_args(argv)
     name = args.command
     try:
         with sigterm_raises():
             status = args.run(args) or 0
-            sys.stdout.flush()
+            if sys.stdout is not None:
+                sys.stdout.flush()
             return status
     except InvalidInput as exc:
         return _fail(name, f"error: {exc}", EXIT_INVALID)
@@ -118,9 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         where = f": {exc.filename!r}" if exc.filename else ""
         return _fail(name, f"system error: {exc.strerror or exc}{where}", EXIT_OS)
     except MemoryError:
-        return _fail(
-            name, "out of memory: try a smaller d, fewer --workers, or more memory", EXIT_MEMORY
-        )
+        fewer = "fewer --workers, " if hasattr(args, "workers") else ""
+        return _fail(name, f"out of memory: try a smaller d, {fewer}or more memory", EXIT_MEMORY)
     except RunFailed as exc:
         return _fail(name, f"failed: {exc}; run the same command again to resume", EXIT_FAILED)
     except KeyboardInterrupt:

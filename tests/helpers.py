@@ -1,17 +1,24 @@
 """Helpers shared by several test modules (not tests themselves): strict JSON, the command's exit
-status, hand-built glue notebooks, an HTML table reader, the source/executed notebook comparison,
-nbval run in a subprocess, a page probed in headless Chromium (Playwright), and a copy of the built
-site to probe."""
+status, the command in a subprocess, tmpfs mounts, a TCP peer, a copy of the checkout, hand-built
+glue notebooks, an HTML table reader, the source/executed notebook comparison, nbval run in a
+subprocess, a page probed in headless Chromium (Playwright), and a copy of the built site."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
+
+import pytest
 
 from attnspec.core.paths import ROOT
 
@@ -37,6 +44,96 @@ def cli_status(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exc:
         return exc.code
+
+
+def attnspec(
+    *args: str,
+    cwd: Path,
+    stdout=subprocess.PIPE,
+    env: dict | None = None,
+    timeout: float = 120,
+    **kwargs,
+) -> subprocess.CompletedProcess:
+    """Run ``python -m attnspec.cli ARGS`` in ``cwd`` (the test's cache folder is inherited)."""
+    return subprocess.run(
+        [sys.executable, "-m", "attnspec.cli", *args],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        **kwargs,
+    )
+
+
+def one_line(stderr: str, fragment: str) -> None:
+    """``stderr`` is one line, without a traceback, and holds ``fragment``."""
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr and fragment in stderr, stderr
+
+
+def tmpfs_mounts(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
+    """The body of a ``mounted`` fixture: ``mounted(options)`` gives a fresh tmpfs folder mounted
+    with ``options``; every one is unmounted after the test."""
+    points = []
+
+    def mount(options: str) -> Path:
+        point = tmp_path / f"mnt{len(points)}"
+        point.mkdir()
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
+        )
+        if done.returncode:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr!r}")
+        points.append(point)
+        return point
+
+    yield mount
+    for point in points:
+        subprocess.run(["umount", str(point)], check=False)
+
+
+@contextlib.contextmanager
+def peer(answer: Callable[[socket.socket], None], close: bool = True) -> Iterator[str]:
+    """A TCP peer on a free local port that calls ``answer(connection)`` for every connection,
+    then closes its side if ``close`` (a client waiting for more learns it at once), else keeps
+    the connection open; yields its ``tcp://`` address."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    conns: list[socket.socket] = []
+
+    def serve():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conns.append(conn)
+                with contextlib.suppress(OSError):
+                    answer(conn)
+                    if close:
+                        conn.shutdown(socket.SHUT_WR)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for conn in conns:
+            conn.close()
+
+
+def copy_checkout(target: Path) -> Path:
+    """Copy the checkout's tracked files (symlinks as symlinks) to ``target``; return it."""
+    files = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout
+    for name in files.decode().split("\0"):
+        if name:
+            source, copy = ROOT / name, target / name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_symlink():
+                copy.symlink_to(os.readlink(source))
+            elif source.is_file():
+                shutil.copy2(source, copy)
+    return target
 
 
 def glue_output(key: str, data: str | dict):

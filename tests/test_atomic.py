@@ -5,64 +5,19 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from attnspec.core.atomic import atomic_path, check_writable
 from attnspec.core.errors import InvalidInput
-from tests.helpers import strict_json
+from tests.helpers import attnspec, one_line, strict_json, tmpfs_mounts
 
 LAW = ["law", "--beta", "1"]
 
 
-def attnspec(
-    *args: str,
-    cwd: Path,
-    stdout=subprocess.PIPE,
-    env: dict | None = None,
-    timeout: float = 120,
-    **kwargs,
-) -> subprocess.CompletedProcess:
-    """Run ``python -m attnspec.cli ARGS`` in ``cwd`` (the test's cache folder is inherited)."""
-    return subprocess.run(
-        [sys.executable, "-m", "attnspec.cli", *args],
-        cwd=cwd,
-        stdout=stdout,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-        **kwargs,
-    )
-
-
-def one_line(stderr: str, fragment: str) -> None:
-    assert stderr.count("\n") == 1 and "Traceback" not in stderr and fragment in stderr, stderr
-
-
 @pytest.fixture
 def mounted(tmp_path):
-    """``mounted(options)``: a fresh tmpfs folder mounted with ``options``, unmounted after the
-    test."""
-    points = []
-
-    def mount(options: str) -> Path:
-        point = tmp_path / f"mnt{len(points)}"
-        point.mkdir()
-        done = subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
-        )
-        if done.returncode:
-            pytest.skip(f"cannot mount a tmpfs here: {done.stderr!r}")
-        points.append(point)
-        return point
-
-    yield mount
-    for point in points:
-        subprocess.run(["umount", str(point)], check=False)
+    yield from tmpfs_mounts(tmp_path)
 
 
 # ---- 1. whatever sits at the target ------------------------------------------------------------

@@ -304,10 +304,14 @@ def test_read_only_or_full_cache(options, tmp_path, monkeypatch, capsys):
 
 
 def test_stale_temporary_files_are_removed_on_open(cache_dir):
+    """Only the cache's own debris goes (issue 18, item 15): other programs' hidden temporary files
+    in the same folder stay, however old."""
     import time
 
+    from attnspec.core.cleanup import STALE_SECONDS
+
     cache_dir.mkdir()
-    hours_ago = time.time() - 2 * cache.STALE_SECONDS
+    hours_ago = time.time() - 2 * STALE_SECONDS
     dead = 2**31 - 1  # above any pid_max
     files = {
         f".trial_a-{dead}-k2j4h1.tmp.npz": (hours_ago, False),  # old, writer gone: debris
@@ -315,6 +319,9 @@ def test_stale_temporary_files_are_removed_on_open(cache_dir):
         f".trial_c-{os.getpid()}-k2j4h1.tmp.npz": (hours_ago, True),  # old but its writer is alive
         f".trial_d-{dead}-k2j4h1.tmp.npz": (time.time(), True),  # writer gone, but recent
         "unrelated.tmp": (hours_ago, True),
+        ".editor-swap.tmp": (hours_ago, True),  # other programs' hidden temporary files
+        f".download-{dead}-k2j4h1.tmp": (hours_ago, True),
+        f".sync-{dead}-k2j4h1.tmp.part": (hours_ago, True),
     }
     for name, (mtime, _) in files.items():
         (cache_dir / name).write_bytes(b"partial")
@@ -322,6 +329,23 @@ def test_stale_temporary_files_are_removed_on_open(cache_dir):
     assert run_cli(*LADDER) == 0
     left = {p.name for p in cache_dir.iterdir()}
     assert {name for name, (_, kept) in files.items() if kept} == {n for n in left if n in files}
+
+
+def test_a_replaced_entry_gets_the_mode_of_a_new_file(cache_dir, tmp_path):
+    """A damaged entry of mode 000 is replaced by one of mode 0666 minus the umask (issue 18,
+    item 15), not by another of mode 000."""
+    from attnspec.core.atomic import new_file_mode
+
+    assert run_cli(*LADDER, "--json", str(tmp_path / "a.json")) == 0
+    paths = entries(cache_dir)
+    for path in paths:
+        path.write_bytes(b"not a zip")
+        os.chmod(path, 0)
+    assert run_cli(*LADDER, "--json", str(tmp_path / "b.json")) == 0
+    assert (tmp_path / "b.json").read_text() == (tmp_path / "a.json").read_text()
+    for path in paths:
+        assert os.stat(path).st_mode & 0o777 == new_file_mode()
+        assert cache.load(path, experiment.trial_shapes(24)) is not None
 
 
 def test_sigterm_removes_temporary_files(cache_dir, tmp_path):

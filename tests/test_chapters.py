@@ -155,7 +155,7 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
             "hist_min=9.0 is out of range: must be < hist_max = 8.0",
         ),
         (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
-        (["limit-law", "-p", "beta", "0"], "beta=0 is out of range"),
+        (["limit-law", "-p", "beta", "0"], "beta=0.0 is out of range"),
         (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
     ],
 )

@@ -100,8 +100,8 @@ def test_sweep_requires_an_output(capsys):
     assert len(err.splitlines()) == 1 and "-o/--output" in err
 
 
-def test_run_output_defaults_to_the_current_folder():
-    assert build_parser().parse_args(["run", "setup"]).output == "."
+def test_run_output_is_optional():  # the run folder defaults to runs/CHAPTER (test_run_folder)
+    assert build_parser().parse_args(["run", "setup"]).output is None
 
 
 def test_parameter_names_with_dashes_or_underscores():

@@ -12,7 +12,7 @@ from attnspec.cli import main
 from attnspec.core.claims import Claim
 from attnspec.core.errors import InvalidInput
 from attnspec.publish import provenance
-from tests.helpers import claims_output, glue_output, notebook_with
+from tests.helpers import claims_output, glue_output, notebook_with, strict_json
 
 
 def _notebook(values: dict, holds: list[bool]) -> nbformat.NotebookNode:
@@ -131,3 +131,115 @@ def test_relative_change_only_for_numbers():
     assert provenance._rel_change(dict(num, value=3.0), num) == pytest.approx(0.5)
     assert provenance._rel_change({"kind": "text", "value": "x"}, num) is None
     assert provenance._rel_change(num, dict(num, value=0.0)) is None
+
+
+# ---- issue 18, items 6-8: files before stdout, a chapter name is no path, no file is trusted ----
+
+
+def _results(tmp_path, name: str, **fields) -> str:
+    """A results file of the ladder with one numeric value, ``fields`` replacing its own."""
+    data = {
+        "chapter": "ladder",
+        "values": [{"key": "k", "kind": "number", "value": 3, "text": "3"}],
+        "claims": [{"claim": "c", "holds": None}],
+    } | fields
+    path = tmp_path / name
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return str(path)
+
+
+@pytest.mark.parametrize("stdout", ["full", "closed pipe"])
+def test_diff_writes_its_file_before_printing(stdout, tmp_path):
+    import os
+    import stat
+
+    from tests.helpers import attnspec
+
+    values = [{"key": f"k{i}", "kind": "number", "value": i, "text": str(i)} for i in range(400)]
+    a = _results(tmp_path, "a.json", values=values)
+    b = _results(tmp_path, "b.json", values=[dict(v, value=-1, text="-1") for v in values])
+    if stdout == "full":
+        os.mknod(tmp_path / "full", stat.S_IFCHR | 0o666, os.makedev(1, 7))  # a /dev/full node
+        with open(tmp_path / "full", "w") as out:
+            done = attnspec("diff", a, b, "-o", "o.json", cwd=tmp_path, stdout=out)
+        assert done.returncode == 74 and "No space left on device" in done.stderr
+    else:  # as in `attnspec diff ... | head -1`, the reader gone before the first line
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            done = attnspec("diff", a, b, "-o", "o.json", cwd=tmp_path, stdout=write_end)
+        finally:
+            os.close(write_end)
+        assert done.returncode == 0 and done.stderr == ""
+    assert len(json.loads((tmp_path / "o.json").read_text())["values"]) == 400
+
+
+def test_diff_refuses_a_chapter_that_is_a_path(tmp_path, capsys):
+    """A file naming ``"chapter": "/…/abs"`` would be compared with ``/…/abs.results.json``."""
+    fake = str(tmp_path / "abs")
+    path = _results(tmp_path, "abs.results.json", chapter=fake)
+    assert main(["diff", path]) == 2
+    err = capsys.readouterr().err
+    assert f"chapter {fake!r} is not a chapter of the book" in err and err.count("\n") == 1
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+MALFORMED = {
+    "values [1]": {"values": [1]},
+    'values "x"': {"values": "x"},
+    'claims "abc"': {"claims": "abc"},
+    "claims [1]": {"claims": [1]},
+    "holds 1": {"claims": [{"claim": "c", "holds": 1}]},
+    "holds missing": {"claims": [{"claim": "c"}]},
+    'value "abc"': {"values": [{"key": "k", "kind": "number", "value": "abc", "text": "3"}]},
+    "value null": {"values": [{"key": "k", "kind": "number", "value": None, "text": "3"}]},
+    "value 1e400": '{"chapter": "ladder", "values": [{"key": "k", "kind": "number", '
+    '"value": 1e400, "text": "3"}], "claims": []}',
+    "value 10^400": {"values": [{"key": "k", "kind": "number", "value": 10**400, "text": "3"}]},
+    "value NaN": '{"chapter": "ladder", "values": [{"key": "k", "kind": "number", '
+    '"value": NaN, "text": "3"}], "claims": []}',
+    "value true": {"values": [{"key": "k", "kind": "number", "value": True, "text": "3"}]},
+    "text missing": {"values": [{"key": "k", "kind": "number", "value": 3}]},
+    "kind unknown": {"values": [{"key": "k", "kind": "table", "value": 3, "text": "3"}]},
+    "chapter 7": {"chapter": 7},
+    "100k-deep nesting": {"values": "DEEP"},
+    "a list": "[]",
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_a_malformed_results_file_is_one_line_and_status_2(case, side, tmp_path, capsys):
+    fields = MALFORMED[case]
+    if isinstance(fields, str):
+        bad = tmp_path / "bad.json"
+        bad.write_text(fields)
+        bad = str(bad)
+    else:
+        bad = _results(tmp_path, "bad.json", **fields)
+        if fields.get("values") == "DEEP":
+            (tmp_path / "bad.json").write_text(
+                (tmp_path / "bad.json").read_text().replace('"DEEP"', DEEP)
+            )
+    good = _results(tmp_path, "good.json")
+    a, b = (bad, good) if side == "A" else (good, bad)
+    assert main(["diff", a, b, "-o", str(tmp_path / "o.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attnspec diff: error: ") and err.count("\n") == 1, err
+    assert "not a results file" in err and "Traceback" not in err
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_a_change_from_minus_to_plus_the_largest_float_is_written_strictly(tmp_path, capsys):
+    a = _results(
+        tmp_path, "a.json", values=[{"key": "k", "kind": "number", "value": 1e308, "text": "1e308"}]
+    )
+    b = _results(
+        tmp_path,
+        "b.json",
+        values=[{"key": "k", "kind": "number", "value": -1e308, "text": "-1e308"}],
+    )
+    assert main(["diff", a, b, "-o", str(tmp_path / "o.json")]) == 0
+    assert "+200 %" in capsys.readouterr().out
+    [value] = strict_json(tmp_path / "o.json")["values"]
+    assert value["rel_change"] == 2.0

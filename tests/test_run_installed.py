@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.core.paths import ROOT
 from attnspec.publish.chapters import toc_chapter_names
+from tests.helpers import copy_checkout
 
 pytestmark = pytest.mark.slow  # executes a chapter or installs the package
 
@@ -23,17 +23,7 @@ pytestmark = pytest.mark.slow  # executes a chapter or installs the package
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     base = tmp_path_factory.mktemp("installed")
-    files = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
-    ).stdout
-    for name in files.decode().split("\0"):
-        if name:
-            source, copy = ROOT / name, base / "src" / name
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            if source.is_symlink():
-                copy.symlink_to(os.readlink(source))
-            elif source.is_file():
-                copy.write_bytes(source.read_bytes())
+    copy_checkout(base / "src")
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run(
         [
@@ -145,3 +135,15 @@ def test_missing_chapter_sources_give_one_line(installed, tmp_path):
     assert (
         len(done.stderr.strip().splitlines()) == 1 and "chapter sources are missing" in done.stderr
     )
+
+
+def test_notebooks_outside_a_checkout_refuses_before_touching_anything(installed):
+    """Issue 18, item 9: the installed package's results files are diff's baselines."""
+    baseline = installed / "site" / "attnspec" / "_book" / "chapters" / "setup.results.json"
+    before = (baseline.read_bytes(), baseline.stat().st_mtime_ns)
+    listing = sorted(p.name for p in baseline.parent.iterdir())
+    done = attnspec(installed, "notebooks", "setup")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "runs only in a checkout" in done.stderr
+    assert (baseline.read_bytes(), baseline.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in baseline.parent.iterdir()) == listing

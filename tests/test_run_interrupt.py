@@ -36,9 +36,9 @@ def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
         text=True,
     )
     deadline = time.time() + 300
-    # wait until the kernel runs the notebook (its connection file exists in the hidden work folder)
+    # wait until the kernel runs the notebook (its connection file exists in its private folder)
     while (
-        not list(out.glob(".ladder-*/kernel.json"))
+        not list(scratch.glob("attnspec-ladder-*/kernel.json"))
         and proc.poll() is None
         and time.time() < deadline
     ):
@@ -66,3 +66,42 @@ def test_cleanup_now_removes_folders_and_kills_children(tmp_path):
         finally:
             cleanup._processes.remove(child)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow  # executes a chapter
+def test_an_interrupted_forced_run_keeps_the_previous_run_whole(tmp_path):
+    """``--force`` replaces the run folder only at the end, as a whole (issue 18, item 4)."""
+    out, scratch = tmp_path / "R", tmp_path / "tmp"
+    out.mkdir()
+    scratch.mkdir()
+    for name in ("ladder.ipynb", "ladder.results.json", "ladder.html"):
+        (out / name).write_text(f"previous {name}\n")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "attnspec.cli",
+            *"run ladder -p d 300 -p trials 3 --force -o".split(),
+        ]
+        + [str(out)],
+        start_new_session=True,
+        env=dict(os.environ, TMPDIR=str(scratch)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.time() + 300
+    while not list(scratch.glob("attnspec-ladder-*/kernel.json")) and time.time() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    time.sleep(2.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name != "cache")
+    assert left == ["R", "tmp"]  # no staging folder left
+    assert {p.name: p.read_text() for p in out.iterdir()} == {
+        name: f"previous {name}\n"
+        for name in ("ladder.ipynb", "ladder.results.json", "ladder.html")
+    }
+    assert list(scratch.iterdir()) == []

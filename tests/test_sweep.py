@@ -32,6 +32,7 @@ from attnspec.experiments.sweep import (
 )
 from attnspec.experiments.trials import run_ladder, trial
 from attnspec.laws.distance import ks_to_limit_law
+from tests.helpers import peer
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
 #: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt
@@ -377,30 +378,10 @@ def http_server():
         server.server_close()
 
 
-@contextlib.contextmanager
 def http_answering_peer():
     """A peer that answers every connection at once with an HTTP response, then keeps it open."""
-    import threading
-
-    listener = socket.create_server(("127.0.0.1", 0))
-    conns = []
-
-    def serve():
-        with contextlib.suppress(OSError):
-            while True:
-                conn, _ = listener.accept()
-                conns.append(conn)
-                conn.sendall(
-                    b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>\n"
-                )
-
-    threading.Thread(target=serve, daemon=True).start()
-    try:
-        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        listener.close()
-        for conn in conns:
-            conn.close()
+    reply = b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>\n"
+    return peer(lambda conn: conn.sendall(reply), close=False)
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process

@@ -1,4 +1,5 @@
-"""``attnspec chapters``: list the chapters by short name with their parameters."""
+"""``attnspec chapters``: list the chapters by short name with their parameters and each one's valid
+range in that chapter (:func:`attnspec.core.config.range_in`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    from ..core.config import range_in
     from ..publish.chapters import chapters
 
     listed = chapters()
@@ -24,7 +26,9 @@ def run(args: argparse.Namespace) -> int:
                     {
                         "name": c.name,
                         "title": c.title,
-                        "parameters": [p.as_dict() for p in c.parameters],
+                        "parameters": [
+                            p.as_dict() | {"range": range_in(p.name, c.name)} for p in c.parameters
+                        ],
                     }
                     for c in listed
                 ],
@@ -35,5 +39,8 @@ def run(args: argparse.Namespace) -> int:
     for c in listed:
         print(f"{c.name}: {c.title}")
         for p in c.parameters:
-            print(f"    {p.name}: {p.type_name} = {p.default!r}  # {p.help}")
+            print(
+                f"    {p.name}: {p.type_name} = {p.default!r}  # {p.help} "
+                f"({range_in(p.name, c.name)})"
+            )
     return 0

@@ -3,7 +3,8 @@
 A and B are results files (``CHAPTER.results.json``) or run folders holding one; B defaults to the
 published chapter of the same name. Prints key, published (B), re-run (A) and the relative change
 of every value that changed, one line for the unchanged ones, and every claim whose verdict
-changed. Exit status 0 whatever changed; 2 with one line for bad input.
+changed. Exit status 0 whatever changed; 2 with one line for bad input, which includes any file
+that is not a results file of a chapter of the book (:func:`attnspec.publish.provenance.load`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..core.atomic import check_writable, write_json
+    from ..publish.chapters import toc_chapter_names
     from ..publish.provenance import diff, format_text, load, published
 
     if args.output:
@@ -40,10 +42,11 @@ def run(args: argparse.Namespace) -> int:
             check_writable(args.output, output_option(args))
         except ValueError as exc:
             raise InvalidInput(str(exc)) from None
-    a = load(args.a)
-    b = load(args.b if args.b else published(a["chapter"]))
+    names = toc_chapter_names()  # a file's "chapter" is a name of the book's, never a path
+    a = load(args.a, names)
+    b = load(args.b if args.b else published(a["chapter"]), names)
     result = diff(a, b)
-    print(format_text(result, "A" if args.b else "re-run", "B" if args.b else "published"))
-    if args.output:
+    if args.output:  # the file first: a closed or full stdout loses nothing
         write_json(args.output, result.as_dict())
+    print(format_text(result, "A" if args.b else "re-run", "B" if args.b else "published"))
     return 0

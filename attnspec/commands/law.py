@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from typing import TYPE_CHECKING
 
-from ..core.config import PARAMETERS
+from ..core.config import PARAMETERS, check_rules, parse_number, range_in
 from ..core.errors import InvalidInput
 from .options import add_output, output_option
 
@@ -15,6 +16,13 @@ if TYPE_CHECKING:
 
 #: fractions of the edge at which the law is evaluated when --at is not given (4 significant digits)
 DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+#: the chapter whose law this command computes: its bound on beta applies
+CHAPTER = "limit-law"
+#: smallest theta1: theta1^2, the scale of the law's variance, must be a normal float (below it the
+#: law's numbers lose their digits to underflow)
+THETA1_MIN = math.sqrt(sys.float_info.min)
 
 
 def add_parser(sub) -> None:
@@ -29,9 +37,12 @@ def add_parser(sub) -> None:
         "--beta",
         default=str(beta.default),
         help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
-        f"({beta.type_name}, {beta.range_text}; default {beta.default})",
+        f"({beta.type_name}, {range_in('beta', CHAPTER)}; default {beta.default})",
     )
-    parser.add_argument("--theta1", help="override theta1 (float > 0; give together with --theta2)")
+    parser.add_argument(
+        "--theta1",
+        help=f"override theta1 (float, >= {THETA1_MIN:.3g}; give together with --theta2)",
+    )
     parser.add_argument(
         "--theta2",
         help="override theta2 (float, 0 <= theta2 <= theta1; give together with --theta1)",
@@ -53,9 +64,9 @@ def add_parser(sub) -> None:
 
 def _parse_float(name: str, text: str) -> float:
     try:
-        return float(text)
-    except ValueError:
-        raise InvalidInput(f"{name}={text!r} is not of type float") from None
+        return parse_number(text, float)
+    except ValueError as exc:
+        raise InvalidInput(f"{name}={text!r} is not of type float: {exc}") from None
 
 
 def parse_points(text: str) -> list[float]:
@@ -64,9 +75,9 @@ def parse_points(text: str) -> list[float]:
     if not parts:
         raise InvalidInput(f"at={text!r} must be a non-empty comma-separated list of float")
     try:
-        points = [float(part) for part in parts]
-    except ValueError:
-        raise InvalidInput(f"at={text!r} is not a comma-separated list of float") from None
+        points = [parse_number(part, float) for part in parts]
+    except ValueError as exc:
+        raise InvalidInput(f"at={text!r} is not a comma-separated list of float: {exc}") from None
     bad = [p for p in points if not math.isfinite(p)]
     if bad:
         raise InvalidInput(f"at={text!r}: every point must be finite (got {bad[0]!r})")
@@ -78,13 +89,17 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 
     beta = PARAMETERS["beta"].parse(args.beta)
+    check_rules({"beta": beta}, chapter=CHAPTER)
     if (args.theta1 is None) != (args.theta2 is None):
         raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
     if args.theta1 is not None:
-        law = GaussianEquivalentLaw(
-            _parse_float("theta1", args.theta1), _parse_float("theta2", args.theta2)
-        )
-        return law, "given"
+        theta1 = _parse_float("theta1", args.theta1)
+        if 0 < theta1 < THETA1_MIN:
+            raise InvalidInput(
+                f"theta1={theta1!r} is out of range: must be >= {THETA1_MIN:.3g} (theta1^2, the "
+                "scale of the law's variance, must be a normal float)"
+            )
+        return GaussianEquivalentLaw(theta1, _parse_float("theta2", args.theta2)), "given"
     return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta!r}"
 
 
@@ -104,8 +119,9 @@ def summary(law: GaussianEquivalentLaw, points: list[float]) -> dict:
 
 
 def _num(x: float) -> str:
-    """Six fixed decimals; scientific notation (six decimals) beyond 1e7 in magnitude."""
-    return f"{x:.6f}" if abs(x) < 1e7 else f"{x:.6e}"
+    """Six fixed decimals; scientific notation (six decimals) beyond 1e7 and below 1e-4 in
+    magnitude, so that a small law's numbers keep their digits."""
+    return f"{x:.6f}" if x == 0 or 1e-4 <= abs(x) < 1e7 else f"{x:.6e}"
 
 
 def _inf(x: float | None) -> float:

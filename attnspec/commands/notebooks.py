@@ -42,12 +42,20 @@ def plan(names: list[str], no_pages: bool = False) -> tuple[list[str], list[str]
     Raises
     ------
     InvalidInput
-        naming an unknown name and listing the chapters and the pages.
+        outside a checkout of the book, or naming an unknown name (listing the chapters and the
+        pages).
     """
     from ..core.errors import InvalidInput
+    from ..core.paths import DATA, ROOT
     from ..publish.chapters import check_data, toc_chapter_names
     from ..publish.pages import PAGES
 
+    if ROOT == DATA:  # an installed package: its book data are copies, not a checkout's files
+        raise InvalidInput(
+            f"notebooks rewrites the book's stored chapters and pages, so it runs only in a "
+            f"checkout of the book, not in the installed package {str(DATA.parent)!r}; "
+            "to re-execute a chapter, use `attnspec run CHAPTER -o DIR`"
+        )
     check_data()
     all_chapters = toc_chapter_names()
     unknown = [n for n in names if n not in all_chapters and n not in PAGES]
@@ -75,9 +83,7 @@ def run(args: argparse.Namespace) -> int:
     with interrupts(written, "notebooks"):
         for name in chapters:
             print(f"executing {name}", flush=True)
-            written.append(
-                execute(chapter(name).resolve(), EXECUTED / f"{name}.ipynb", cwd=EXECUTED)
-            )
+            written.append(execute(chapter(name).resolve(), EXECUTED / f"{name}.ipynb"))
         for name in pages:
             print(f"executing page {name}", flush=True)
             written.append(execute_page(name))

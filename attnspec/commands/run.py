@@ -1,18 +1,32 @@
-"""``attnspec run CHAPTER -p NAME VALUE ... [-o DIR] [--html]``: re-execute a chapter (papermill).
+"""``attnspec run CHAPTER -p NAME VALUE ... [-o DIR] [--force] [--html]``: re-execute a chapter.
 
 Every name, type and range, and every rule between parameters, is checked before a kernel starts; a
-name may be spelled with underscores or dashes (``remove_top_k``, ``remove-top-k``). DIR is created
-(parents included). It receives ``CHAPTER.ipynb``, ``CHAPTER.results.json`` and with ``--html`` a
-self-contained page rendered by the book's own pipeline (:mod:`attnspec.publish.render`). Ctrl-C or
-SIGTERM stops with one line and status 130 or 143, leaving no partial or temporary file.
+name may be spelled with underscores or dashes (``remove_top_k``, ``remove-top-k``). DIR, the run
+folder (default ``runs/CHAPTER``), is created (parents included) and receives ``CHAPTER.ipynb``,
+``CHAPTER.results.json`` and with ``--html`` a self-contained page rendered by the book's own
+pipeline (:mod:`attnspec.publish.render`). The kernel runs in a private temporary folder
+(:func:`attnspec.publish.chapters.execute`); DIR is written only at the end.
+
+A run never mixes with another: a DIR that is not empty is refused (status 2) unless ``--force`` is
+given, and then only if it holds nothing but a run's files (``NAME.ipynb``, ``NAME.results.json``,
+``NAME.html`` of chapters); the new run is built beside it and replaces the whole folder at once,
+so no file of the old run stays beside the new one. Ctrl-C or SIGTERM stops with one line and
+status 130 or 143, leaving no partial or temporary file.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from .options import add_output, parameter_pairs
+from .options import add_output, output_option, parameter_pairs
+
+#: The files of a run, for a chapter NAME.
+RUN_FILES = ("{}.ipynb", "{}.results.json", "{}.html")
 
 
 def add_parser(sub) -> None:
@@ -28,7 +42,16 @@ def add_parser(sub) -> None:
         help="set a parameter (repeatable); a name may be written with _ or -: "
         "remove_top_k or remove-top-k",
     )
-    add_output(parser, "output folder, created if missing (default: .)", metavar="DIR", default=".")
+    add_output(
+        parser,
+        "run folder, created if missing; must be empty unless --force (default: runs/CHAPTER)",
+        metavar="DIR",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a run folder that holds a previous run, as a whole",
+    )
     parser.add_argument(
         "--html",
         action="store_true",
@@ -37,28 +60,107 @@ def add_parser(sub) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..core.atomic import check_folder_writable
-    from ..core.cleanup import interrupts
+def previous_run(folder: Path, chapters: list[str], option: str, force: bool) -> bool:
+    """Whether ``folder`` holds a previous run that ``--force`` lets this run replace.
+
+    Raises
+    ------
+    InvalidInput
+        if ``folder`` is not empty and ``force`` is not given, or if it holds anything but a run's
+        files, or the current folder.
+    """
     from ..core.errors import InvalidInput
-    from ..publish.chapters import chapter, execute
+
+    where = f"{option} {str(folder)!r}"
+    if force and folder.is_symlink():
+        raise InvalidInput(f"{where}: is a symlink; --force replaces only a folder")
+    entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    if not entries:
+        return False
+    if not force:
+        raise InvalidInput(
+            f"{where}: folder is not empty (a previous run?); give --force to replace it, "
+            "or another folder"
+        )
+    allowed = {pattern.format(name) for name in chapters for pattern in RUN_FILES}
+    foreign = [p.name for p in entries if p.name not in allowed or p.is_symlink() or p.is_dir()]
+    if foreign:
+        raise InvalidInput(
+            f"{where}: holds {foreign[0]!r}, which is not a file of a run; --force replaces only "
+            "a folder of runs as a whole"
+        )
+    here = Path.cwd().resolve()
+    if folder.resolve() in (here, *here.parents):
+        raise InvalidInput(f"{where}: is the current folder or holds it; run from elsewhere")
+    return True
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while the block runs; they are delivered after it."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def replace_folder(old: Path, new: Path, prefix: str) -> None:
+    """Put folder ``new`` at ``old``'s place in one step; ``old`` and all it holds are removed.
+
+    Two renames with SIGINT and SIGTERM held back between them: ``old`` is never half replaced.
+    """
+    import shutil
+
+    from ..core import cleanup
+
+    os.chmod(new, os.stat(old).st_mode & 0o7777)
+    with cleanup.temporary_folder(old.parent, prefix) as aside:
+        with signals_held():
+            os.rename(old, aside)  # replaces the empty folder reserved at that name
+            os.rename(new, old)
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core import cleanup
+    from ..core.atomic import check_folder
+    from ..core.cleanup import interrupts
+    from ..publish.chapters import chapter, execute, toc_chapter_names
 
     written: list[Path] = []
     with interrupts(written, "run"):
         chap = chapter(args.chapter)
         # every value and every rule between parameters, before a kernel starts
         resolved = chap.resolve(chap.parse_parameters(parameter_pairs(args.parameter)))
-        out_dir = Path(args.output)
-        if out_dir.exists() and not out_dir.is_dir():
-            raise InvalidInput(f"--output {str(out_dir)!r}: is a file, not a folder")
-        out_dir.mkdir(parents=True, exist_ok=True)
-        check_folder_writable(out_dir)
-        notebook = execute(resolved, out_dir / f"{chap.name}.ipynb")
-        written += [out_dir / notebook.name, out_dir / f"{chap.name}.results.json"]
-        if args.html:
-            from ..publish.render import render_html
+        option, names = output_option(args), toc_chapter_names()
+        given = args.output if args.output is not None else Path("runs") / chap.name
+        out = check_folder(given, option)
+        # what killed runs left: hidden folders of every chapter's run and page
+        prefixes = [f".{name}-{kind}" for name in names for kind in ("", "html-")]
+        cleanup.remove_stale(out, *prefixes)
+        notebook_name = f"{chap.name}.ipynb"
+        if not previous_run(out, names, option, args.force):
+            out.mkdir(parents=True, exist_ok=True)
+            execute(resolved, out / notebook_name)
+            written += [out / notebook_name, out / f"{chap.name}.results.json"]
+            if args.html:
+                from ..publish.render import render_html
 
-            written.append(render_html(out_dir / notebook.name, chap))
+                render_html(out / notebook_name, chap)
+                written.append(out / f"{chap.name}.html")
+        else:
+            cleanup.remove_stale(out.parent, *prefixes)
+            with cleanup.temporary_folder(out.parent, f".{chap.name}-") as staging:
+                execute(resolved, staging / notebook_name)
+                if args.html:
+                    from ..publish.render import render_html
+
+                    render_html(staging / notebook_name, chap)
+                made = sorted(p.name for p in staging.iterdir())
+                replace_folder(out, staging, f".{chap.name}-")
+            written += [out / name for name in made]
     for path in written:
         print(f"wrote {path}")
     return 0

@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..core.config import PARAMETERS
+from ..core.config import PARAMETERS, parse_number
 from ..core.errors import InvalidInput
 from .options import add_output, add_parameter_options, output_option, parse_parameters
 
@@ -63,9 +63,9 @@ def parse_workers(text: str | None) -> int | None:
     if text is None:
         return None
     try:
-        return int(text)
-    except ValueError:
-        raise InvalidInput(f"workers={text!r} is not of type int") from None
+        return parse_number(text, int)
+    except ValueError as exc:
+        raise InvalidInput(f"workers={text!r} is not of type int: {exc}") from None
 
 
 def format_pooled(result: SweepResult) -> str:

@@ -12,7 +12,8 @@ Rules for the target of a write (the file named by ``-o/--output``):
   as ``open`` would give it.
 
 Temporary files are named ``.{stem}-{pid}-….tmp{suffix}``: the pid tells a live writer's file from
-debris (see :func:`attnspec.core.cache.remove_debris`).
+debris (see :func:`attnspec.core.cache.remove_debris`). The stem is shortened so that the name fits
+in :data:`NAME_MAX` bytes, so a legal long file name never fails at the end of a run.
 """
 
 from __future__ import annotations
@@ -27,11 +28,34 @@ from pathlib import Path
 
 from .errors import InvalidInput
 
+#: longest file name, in bytes, of the file systems in use (ext4, xfs, btrfs, tmpfs)
+NAME_MAX = 255
+#: what :func:`replacing` adds to a stem: ``.``, ``-{pid}-``, mkstemp's 8 characters, ``.tmp``
+_TEMPORARY_EXTRA = len(".--") + 10 + 8 + len(".tmp")
+
 
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def new_file_mode() -> int:
+    """The mode ``open`` gives a new file: ``0o666`` minus the umask."""
+    return 0o666 & ~_umask()
+
+
+def _shortened(text: str, size: int) -> str:
+    """``text`` cut to at most ``size`` bytes of UTF-8, on a character boundary."""
+    return text.encode()[: max(size, 0)].decode(errors="ignore")
+
+
+def temporary_affixes(path: Path) -> tuple[str, str]:
+    """The prefix and suffix of the temporary files of ``path``: ``.{stem}-{pid}-`` and
+    ``.tmp{suffix}``, shortened (stem first, then suffix) to fit in :data:`NAME_MAX` bytes."""
+    suffix = _shortened(path.suffix, NAME_MAX // 4)
+    stem = _shortened(path.stem, NAME_MAX - _TEMPORARY_EXTRA - len(suffix.encode()))
+    return f".{stem}-{os.getpid()}-", f".tmp{suffix}"
 
 
 def target_of(path: str | Path, option: str = "output") -> Path:
@@ -58,7 +82,7 @@ def _new_mode(target: Path) -> int:
         st = None
     if st is not None and stat.S_ISREG(st.st_mode):
         return stat.S_IMODE(st.st_mode)
-    return 0o666 & ~_umask()
+    return new_file_mode()
 
 
 @contextmanager
@@ -72,15 +96,18 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
 
 @contextmanager
-def replacing(path: Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``; on success it replaces whatever is at ``path``."""
+def replacing(path: Path, keep_mode: bool = True) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; on success it replaces whatever is at ``path``.
+
+    The new file keeps the mode of the file it replaces (``keep_mode``), else it gets
+    :func:`new_file_mode`.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.stem}-{os.getpid()}-", suffix=f".tmp{path.suffix}"
-    )
+    prefix, suffix = temporary_affixes(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=suffix)
     os.close(fd)
     try:
-        os.chmod(tmp, _new_mode(path))
+        os.chmod(tmp, _new_mode(path) if keep_mode else new_file_mode())
         yield Path(tmp)
         os.replace(tmp, path)
     finally:
@@ -101,9 +128,10 @@ def write_json(path: str | Path, data) -> None:
 def check_writable(path: str | Path, option: str = "--output") -> None:
     """Raise InvalidInput, before any work, unless a file can be written at ``path``.
 
-    Refused: an empty path, a path ending in a separator, a missing folder, a folder or special file
-    at the target, a folder where a test file cannot be created (read-only, permissions). The
-    message names ``option``, the spelling the path was given with.
+    Refused: an empty path, a path ending in a separator, a missing folder, a name longer than its
+    file system allows, a folder or special file at the target, a folder where a test file cannot
+    be created (read-only, permissions). The message names ``option``, the spelling the path was
+    given with.
     """
     text = str(path)
     if not text.strip() or text.endswith(("/", os.sep)):
@@ -111,15 +139,43 @@ def check_writable(path: str | Path, option: str = "--output") -> None:
     parent = Path(text).parent
     if not parent.is_dir():
         raise InvalidInput(f"{option} {text!r}: folder {str(parent)!r} does not exist")
+    _check_name(Path(text), parent, option)
     _probe(target_of(text, option).parent, f"{option} {text!r}")
 
 
-def check_folder_writable(path: str | Path, option: str = "--output") -> None:
-    """Raise InvalidInput, before any work, unless ``path`` is a folder files can be written in."""
+def _check_name(path: Path, folder: Path, option: str) -> None:
+    """InvalidInput if ``path``'s name is longer than ``folder``'s file system allows."""
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = NAME_MAX
+    if len(path.name.encode()) > longest:
+        raise InvalidInput(f"{option} {str(path)!r}: the name is longer than {longest} bytes")
+
+
+def check_folder(path: str | Path, option: str = "--output") -> Path:
+    """Raise InvalidInput, before any work, unless a folder can be written, or created, at ``path``.
+
+    Refused, as :func:`check_writable` refuses a file: an empty path, a file or a dangling symlink
+    at ``path`` or at one of its ancestors, a name too long for the file system, an ancestor where
+    a folder cannot be created (read-only, permissions). Returns the path.
+    """
     text = str(path)
-    if not Path(text).is_dir():
-        raise InvalidInput(f"{option} {text!r}: folder does not exist")
-    _probe(Path(text), f"{option} {text!r}")
+    if not text.strip():
+        raise InvalidInput(f"{option} {text!r}: must be the path of a folder")
+    folder = Path(text)
+    for part in folder.parts:
+        if len(part.encode()) > NAME_MAX:
+            raise InvalidInput(f"{option} {text!r}: a name is longer than {NAME_MAX} bytes")
+    existing = folder
+    while not existing.exists():
+        if existing.is_symlink():
+            raise InvalidInput(f"{option} {text!r}: {str(existing)!r} is a dangling symlink")
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InvalidInput(f"{option} {text!r}: {str(existing)!r} is a file, not a folder")
+    _probe(existing, f"{option} {text!r}")
+    return folder
 
 
 def _probe(folder: Path, what: str) -> None:

@@ -9,8 +9,10 @@ finite values; each ``.npy`` header is checked before its data is read, so a hea
 a huge array costs nothing. Extra members are ignored. Anything else (missing, truncated,
 corrupted, wrong, a FIFO or a folder at the entry's path) is recomputed and, where possible,
 replaced. If the cache cannot be written (read-only, full, not a folder), the run goes on without
-caching and says so once on stderr. Temporary files older than :data:`STALE_SECONDS` whose writer
-is gone are removed when a cache folder is first read.
+caching and says so once on stderr. Its own temporary files (``.{entry}-{pid}-….tmp.npz``) older
+than :data:`~attnspec.core.cleanup.STALE_SECONDS` whose writer is gone are removed when a cache
+folder is first read; no other file is touched. A new entry gets mode ``0o666`` minus the umask,
+whatever the mode of the entry it replaces.
 
 Who computed an entry is not part of its key: a trial computed by a Dask worker and the same trial
 computed in the calling process can differ in the last bits (round-off that depends on the BLAS
@@ -37,15 +39,16 @@ import numpy as np
 
 from .. import __version__
 from .atomic import replacing
+from .cleanup import is_debris
 
 CACHE_ENV = "ATTNSPEC_CACHE"
 FORMAT = 2  # bump when the stored arrays change meaning or how they are computed
 DTYPE = np.dtype(np.float64)
 #: most elements of a stored array whose shape is not known in advance (1 GiB of float64)
 ANY_SHAPE_MAX = 2**27
-#: age after which a temporary file whose writer is gone is debris
-STALE_SECONDS = 3600
-_TMP_NAME = re.compile(r"^\.(?:.*-(\d+)-[^-]*|.*)\.tmp(?:\.npz)?$")  # group 1: the writer's pid
+#: the cache's own temporary files (:func:`save`): group 1 is the writer's pid (absent in older
+#: releases)
+_TMP_NAME = re.compile(r"\.[^/]+?(?:-(\d+))?-[a-z0-9_]+\.tmp\.npz")
 _BAD_ENTRY = (
     OSError,
     ValueError,
@@ -131,7 +134,7 @@ def load(
 def save(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write atomically: a temporary file in the same folder, then ``os.replace`` (which replaces
     a FIFO)."""
-    with replacing(path) as tmp, open(tmp, "wb") as fh:
+    with replacing(path, keep_mode=False) as tmp, open(tmp, "wb") as fh:
         np.savez(fh, **arrays)
 
 
@@ -165,32 +168,20 @@ def cached(
     return arrays
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, owned by another user
-        return True
-    return True
-
-
 @cache
 def remove_debris(folder: str) -> None:
-    """Remove temporary files older than :data:`STALE_SECONDS` whose writer's pid is not alive
-    (once per folder)."""
+    """Remove the cache's own temporary files in ``folder`` that are debris (older than
+    :data:`~attnspec.core.cleanup.STALE_SECONDS`, writer gone), once per folder."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     now = time.time()
     for name in names:
-        match = _TMP_NAME.match(name)
-        if match is None or (match.group(1) and _alive(int(match.group(1)))):
-            continue
+        match = _TMP_NAME.fullmatch(name)
         path = os.path.join(folder, name)
-        try:
-            if now - os.lstat(path).st_mtime > STALE_SECONDS:
+        if match and is_debris(path, int(match.group(1)) if match.group(1) else None, now):
+            try:
                 os.unlink(path)
-        except OSError:
-            pass
+            except OSError:
+                pass

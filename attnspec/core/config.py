@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -51,24 +52,24 @@ class Parameter:
         return self.kind.__name__
 
     def parse(self, text: str) -> Any:
-        """Parse a command-line string into this parameter's type, then check it."""
+        """Parse a command-line string into this parameter's type (:func:`parse_number`: ASCII
+        decimal only), then check it."""
         if self.kind is list:
             try:
-                value = [self.item(part) for part in text.split(",") if part.strip()]
-            except ValueError:
+                value = [parse_number(part, self.item) for part in text.split(",") if part.strip()]
+            except ValueError as exc:
                 raise InvalidInput(
                     f"{self.name}={text!r} is not a comma-separated list of "
-                    f"{self.item.__name__} ({self.range_text})"
+                    f"{self.item.__name__}: {exc} ({self.range_text})"
                 ) from None
         else:
             try:
-                value = self.kind(text)
-            except ValueError:
+                value = parse_number(text, self.kind)
+            except ValueError as exc:
                 raise InvalidInput(
-                    f"{self.name}={text!r} is not of type {self.type_name} ({self.range_text})"
+                    f"{self.name}={text!r} is not of type {self.type_name}: {exc} "
+                    f"({self.range_text})"
                 ) from None
-            if self.kind is int and str(value) != text.strip().lstrip("+"):
-                raise InvalidInput(f"{self.name}={text!r} is not of type int ({self.range_text})")
         return self.check(value)
 
     def check(self, value: Any) -> Any:
@@ -103,6 +104,37 @@ class Parameter:
 
 def _fmt(x: float) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+#: A number on the command line: ASCII digits only (no other script's digits, no underscores),
+#: an optional sign; a float may have a point, an exponent, or be inf or nan (refused later, with
+#: the range). Leading zeros are decimal: 007 is 7, -0 is 0.
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.I
+)
+
+
+def parse_number(text: str, kind: type) -> int | float:
+    """``text`` (surrounding spaces ignored) as an ``int`` or a ``float``: ASCII decimal only.
+
+    Raises
+    ------
+    ValueError
+        saying what is accepted, e.g. for ``1_000``, ``١٢`` (Arabic-Indic digits), ``0x40`` or
+        ``2.5`` as an int.
+    """
+    stripped = text.strip(" \t\n\r\f\v")
+    if kind is int:
+        if _INT.fullmatch(stripped):
+            return int(stripped)
+        raise ValueError("an int is written with a sign and the digits 0-9 only, e.g. 1000")
+    if _FLOAT.fullmatch(stripped):
+        return float(stripped) + 0.0  # -0 is 0
+    raise ValueError(
+        "a float is written with a sign, the digits 0-9, a point and an exponent only, "
+        "e.g. 0.5 or 1e-3"
+    )
 
 
 #: Largest beta: theta1 = e^{beta^2} - 1 stays below sqrt(max float / 2), so theta1^2 (the law's
@@ -371,7 +403,8 @@ class Rule:
 
     It applies where any parameter of ``given`` is set (and, if ``chapters`` is not empty, only in
     those chapters); a parameter it reads that is not set takes its default. ``culprit`` is the
-    parameter the message names first.
+    parameter the message names first. A rule that only narrows the culprit's range in its
+    chapters states the narrower range in ``bound``, which :func:`range_in` reports.
     """
 
     given: tuple[str, ...]
@@ -379,6 +412,7 @@ class Rule:
     holds: Callable[[dict[str, Any]], bool]
     message: Callable[[dict[str, Any]], str]
     chapters: tuple[str, ...] = ()
+    bound: str = ""
 
 
 #: Narrowest histogram bin, relative to max(1, hist_max): the computed squared singular values are
@@ -391,6 +425,9 @@ def _bins_resolve_the_spectrum(v: dict[str, Any]) -> bool:
     width = (v["hist_max"] - v["hist_min"]) / v["hist_bins"]
     return width >= BIN_WIDTH_MIN * max(1.0, v["hist_max"])
 
+
+#: beta's range where the limit law is computed
+_BETA_LAW = f"> 0 and <= {_fmt(BETA_MAX)}"
 
 #: Every rule between parameters, in one table: :class:`Config`, :func:`validate` (the chapters and
 #: ``attnspec run``, before the kernel starts) and the command line all check these.
@@ -444,17 +481,18 @@ RULES: tuple[Rule, ...] = (
         "beta",
         lambda v: v["beta"] > 0,
         lambda v: (
-            f"beta={v['beta']:g} is out of range for this chapter: must be > 0 "
-            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+            f"beta={v['beta']!r} is out of range for the limit law: must be {_BETA_LAW} "
+            "(the law needs theta_1 = e^(beta^2) - 1 > 0)"
         ),
         chapters=("limit-law", "convergence", "head-dimension"),
+        bound=_BETA_LAW,
     ),
     Rule(
         ("d", "beta"),
         "beta",
         lambda v: v["beta"] ** 2 < v["d"],
         lambda v: (
-            f"beta={v['beta']:g} is out of range for this chapter at d = {v['d']}: must satisfy "
+            f"beta={v['beta']!r} is out of range for this chapter at d = {v['d']}: must satisfy "
             "beta^2 < d (the exact mean of D_i, (1 - beta^2/d)^(-d/2) e^(-beta^2/2), needs it)"
         ),
         chapters=("normalizer-concentration",),
@@ -530,6 +568,15 @@ def check_rules(values: dict[str, Any], chapter: str | None = None) -> None:
                     f" {PARAMETERS[rule.culprit].default!r} applies)"
                 )
             raise InvalidInput(message)
+
+
+def range_in(name: str, chapter: str | None = None) -> str:
+    """The valid range of parameter ``name`` in ``chapter``, in words: the ``bound`` of a rule of
+    :data:`RULES` that narrows it there, else the parameter's own range."""
+    for rule in RULES:
+        if rule.bound and rule.culprit == name and chapter in rule.chapters:
+            return rule.bound
+    return PARAMETERS[name].range_text
 
 
 def validate(values: dict[str, Any], chapter: str | None = None) -> dict[str, Any]:

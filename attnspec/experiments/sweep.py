@@ -35,7 +35,10 @@ import csv
 import io
 import logging
 import os
+import pickle
+import struct
 import sys
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,8 +46,7 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-from distributed import Client, KilledWorker, LocalCluster, as_completed
-from distributed.comm import connect
+from distributed import Client, KilledWorker, LocalCluster, wait
 from tqdm import tqdm
 
 from ..core import cache
@@ -62,6 +64,10 @@ from .trials import trial_entry as _trial_entry
 #: Seconds to wait for an existing scheduler's handshake, and then again for the client, before
 #: giving up.
 CONNECT_TIMEOUT = 7
+#: Seconds a sweep waits while its scheduler has no worker before it fails (finished trials kept).
+WORKER_WAIT = 60
+#: Seconds between two looks at the workers while no trial finishes.
+POLL_SECONDS = 1
 
 #: Metrics of :data:`attnspec.numerics.spectra.METRICS` that the sweep tables hold (rung's bulk
 #: against the reference rung's bulk of the same trials), followed by ``ks_law``, the distance to
@@ -153,45 +159,118 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
 
     ``blas`` defaults to :func:`blas_threads`. The BLAS variables are in the environment while the
     worker processes are spawned, that is before they import NumPy, which is when OpenBLAS, MKL
-    and OpenMP read them.
+    and OpenMP read them. A worker process that dies while the cluster starts (killed, out of
+    memory) raises :class:`~attnspec.core.errors.RunFailed`.
     """
     threads = str(blas or blas_threads(n_workers))
     with environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
-        # no dashboard; the scheduler's HTTP routes on a free port (not 8787, which may be taken)
-        return LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            scheduler_kwargs={"dashboard": False},
-            silence_logs=logging.ERROR,
-        )
+        try:
+            # no dashboard; the scheduler's HTTP routes on a free port (8787 may be taken)
+            return LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                scheduler_kwargs={"dashboard": False},
+                silence_logs=logging.ERROR,
+            )
+        except RuntimeError as exc:  # distributed's "Nanny failed to start": a worker died
+            raise RunFailed(f"the local Dask cluster did not start ({exc})") from None
 
 
 @contextmanager
 def _client(scheduler: str | None, n_workers: int) -> Iterator[Client]:
-    """A client of the scheduler at ``scheduler``, or of a new :func:`local_cluster`, closed
-    after."""
+    """A client of the scheduler at ``scheduler`` (checked by :func:`check_scheduler` already), or
+    of a new :func:`local_cluster`, closed after."""
     if scheduler is None:
         with local_cluster(n_workers) as cluster, Client(cluster) as client:
             yield client
         return
-    check_scheduler(scheduler)
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, struct.error) as exc:
         raise InvalidInput(f"scheduler={scheduler!r}: cannot connect ({exc})") from None
     with client:
         yield client
 
 
-async def _identity(address: str) -> dict:
-    comm = await connect(address, timeout=CONNECT_TIMEOUT / 2)
+#: Largest message read from a peer while probing it (a scheduler's identity, which lists its
+#: workers, is far smaller); a larger length is a peer that is not a Dask scheduler.
+MESSAGE_MAX = 2**26
+#: Most frames in such a message.
+FRAMES_MAX = 64
+
+
+class NotAScheduler(Exception):
+    """The peer does not speak the Dask protocol (or answers with something else)."""
+
+
+def _message(msg: dict) -> bytes:
+    """``msg`` as the Dask TCP protocol sends it: the length, then the packed frames."""
+    from distributed.protocol import dumps
+    from distributed.protocol.utils import pack_frames
+
+    body = pack_frames(dumps(msg))
+    return struct.pack("Q", len(body)) + body
+
+
+async def _read_message(reader: asyncio.StreamReader) -> object:
+    """One message of the Dask TCP protocol, decoded as plain msgpack: nothing is deserialized.
+
+    A pickled or serialized object stays a dict of bytes (its ``__Pickled__`` or ``__Serialized__``
+    marker is not acted on); every length is checked against :data:`MESSAGE_MAX` and the message's
+    own size before anything is allocated or read.
+    """
+    import msgpack
+
+    (size,) = struct.unpack("Q", await reader.readexactly(8))
+    if not 8 <= size <= MESSAGE_MAX:
+        raise NotAScheduler(f"a message of {size} bytes")
+    body = await reader.readexactly(size)
+    (count,) = struct.unpack_from("Q", body)
+    if not 1 <= count <= FRAMES_MAX or 8 * (1 + count) > size:
+        raise NotAScheduler(f"a message of {count} frames in {size} bytes")
+    lengths = struct.unpack_from(f"{count}Q", body, 8)
+    start = 8 * (1 + count)
+    if start + sum(lengths) != size:
+        raise NotAScheduler("frames that do not add up to the message")
     try:
-        await comm.write({"op": "identity"})
-        return await comm.read()
+        return msgpack.loads(
+            body[start : start + lengths[0]], raw=False, strict_map_key=False, use_list=False
+        )
+    except (ValueError, msgpack.UnpackException) as exc:
+        raise NotAScheduler(f"a message that is not msgpack ({exc.__class__.__name__})") from None
+
+
+async def _identity(host: str, port: int) -> object:
+    """The peer's answer to the ``identity`` request, after the Dask handshake, never unpickled."""
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        hello = {
+            "compression": None,
+            "python": tuple(sys.version_info)[:3],
+            "pickle-protocol": pickle.HIGHEST_PROTOCOL,
+        }
+        writer.write(_message(hello) + _message({"op": "identity", "reply": True}))
+        await writer.drain()
+        handshake = await _read_message(reader)
+        if not (isinstance(handshake, dict) and _plain(handshake)):
+            raise NotAScheduler("a handshake that is not a mapping of plain data")
+        return await _read_message(reader)
     finally:
-        comm.abort()
+        writer.close()
+
+
+def _plain(value: object) -> bool:
+    """No mapping in ``value`` holds an object to deserialize (``__Pickled__``, ``__Serialized__``):
+    a scheduler's identity is plain data."""
+    if isinstance(value, dict):
+        return not {"__Pickled__", "__Serialized__"} & set(value) and all(
+            _plain(v) for v in value.values()
+        )
+    if isinstance(value, tuple | list):
+        return all(_plain(v) for v in value)
+    return True
 
 
 def check_scheduler(address: str) -> None:
@@ -199,21 +278,30 @@ def check_scheduler(address: str) -> None:
     TCP.
 
     The whole handshake is bounded, not only the TCP connect: a peer that accepts the connection
-    but never answers (or answers in another protocol, e.g. HTTP) is refused. Only ``tcp://`` (and
-    the in-process ``inproc://``) are supported: ``tls://`` needs certificates, ``ucx://`` UCX.
+    but never answers (or answers in another protocol, e.g. HTTP) is refused. The peer's replies
+    are read as raw frames and plain msgpack (:func:`_read_message`), so a peer that sends a
+    pickled object runs no code here; the reply must be a mapping whose ``type`` is
+    ``"Scheduler"``, with no object to deserialize anywhere in it (:func:`_plain`). Only
+    ``tcp://`` is supported: ``tls://`` needs certificates, ``ucx://`` UCX (the in-process
+    ``inproc://`` of a cluster in this process is accepted as it is).
     """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
     scheme = address.split("://")[0] if "://" in address else "tcp"
-    if scheme not in ("tcp", "inproc"):
+    if scheme == "inproc":
+        return
+    if scheme != "tcp":
         raise InvalidInput(
             f"scheduler={address!r}: only tcp:// addresses are supported, not {scheme}://"
         )
     try:
-        reply = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
-    except (TimeoutError, MemoryError, EOFError):  # no answer, or not the Dask protocol
+        host, port = parse_host_port(parse_address(address)[1])
+        reply = asyncio.run(asyncio.wait_for(_identity(host, port), CONNECT_TIMEOUT))
+    except (TimeoutError, EOFError, NotAScheduler, struct.error):  # no answer, or not Dask's
         reply = None
     except (OSError, ValueError) as exc:
         raise InvalidInput(f"scheduler={address!r}: cannot connect ({exc})") from None
-    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler" and _plain(reply)):
         raise InvalidInput(
             f"scheduler={address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s"
         )
@@ -234,7 +322,9 @@ def compute_trials(
     results in the order of ``tasks``.
 
     Larger matrices get higher priority (longest task first balances the workers best). Each
-    finished trial is already in the disk cache when it is reported here.
+    finished trial is already in the disk cache when it is reported here. If no worker is
+    connected for :data:`WORKER_WAIT` seconds (a scheduler without workers, or whose workers all
+    left), :class:`~attnspec.core.errors.RunFailed` is raised instead of waiting forever.
     """
     folder = str(cache.cache_dir().absolute())
     futures = {
@@ -252,8 +342,7 @@ def compute_trials(
         for i, (cfg, k, models) in enumerate(tasks)
     }
     out: list = [None] * len(tasks)
-    done = tqdm(
-        as_completed(futures),
+    bar = tqdm(
         total=len(futures),
         desc="sweep trials",
         unit="trial",
@@ -261,16 +350,57 @@ def compute_trials(
         disable=not progress,
         leave=False,
     )
-    for future in done:
-        try:
-            out[futures[future]] = future.result()
-        except KilledWorker:
-            cfg, k, *_ = tasks[futures[future]]
-            raise RunFailed(
-                f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
-                "(out of memory?); finished trials are kept in the cache"
-            ) from None
+    pending, idle_since = set(futures), None
+    with bar:
+        while pending:
+            try:
+                finished, pending = wait(
+                    pending, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED"
+                )
+            except TimeoutError:
+                finished = set()
+            for future in finished:
+                try:
+                    out[futures[future]] = _result(future, tasks[futures[future]])
+                except TimeoutError:  # its result left with its worker, uncached: it runs again
+                    pending.add(future)
+                    continue
+                bar.update()
+            if finished or client.nthreads():  # a trial finished, or a worker is connected
+                idle_since = None
+            elif idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > WORKER_WAIT:
+                raise RunFailed(
+                    f"no Dask worker was connected to the scheduler for {WORKER_WAIT} s; "
+                    f"{len(tasks) - len(pending)} of {len(tasks)} trials finished and are kept "
+                    "in the cache"
+                )
     return out
+
+
+def _result(future, task: tuple[Config, int, Sequence[str] | None]) -> dict[str, np.ndarray]:
+    """The trial of a finished future, read from the disk cache where its worker stored it (so a
+    worker that leaves takes nothing with it), else from the worker.
+
+    Raises
+    ------
+    RunFailed
+        if the trial's worker died repeatedly.
+    TimeoutError
+        if an uncached result is not back within :data:`POLL_SECONDS` (its worker left).
+    """
+    cfg, k, models = task
+    stored = cached_trial(cfg, k, models) if future.status == "finished" else None
+    if stored is not None:
+        return stored
+    try:
+        return future.result(timeout=POLL_SECONDS)
+    except KilledWorker:
+        raise RunFailed(
+            f"the worker running trial {k} of d={cfg.d}, beta={cfg.beta!r} died repeatedly "
+            "(out of memory?); finished trials are kept in the cache"
+        ) from None
 
 
 def trial_rows(result: LadderResult) -> list[tuple]:
@@ -446,9 +576,12 @@ def run_sweeps(
     Same as one :func:`run_sweep` per request, but the missing trials of all requests are
     computed together, each once: a trial that one request needs with all rungs and another with
     a subset is computed with all rungs, and serves both. The first result's ``computed`` counts
-    the trials this call computed; the others' are 0.
+    the trials this call computed; the others' are 0. A ``scheduler`` is checked
+    (:func:`check_scheduler`) even when every trial is in the cache.
     """
     check_workers(n_workers, scheduler)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     grids = []
     for req in requests:
         models = None if req.models is None else trial_models(req.models)

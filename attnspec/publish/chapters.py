@@ -23,12 +23,13 @@ from __future__ import annotations
 import ast
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import cleanup
-from ..core.atomic import write_json
+from ..core.atomic import new_file_mode, write_json
 from ..core.config import PARAMETERS, validate
 from ..core.errors import InvalidInput
 from ..core.paths import SOURCES, TOC
@@ -252,16 +253,19 @@ def chapters() -> list[Chapter]:
     return [chapter(name, names) for name in names]
 
 
-def execute(run: ChapterRun, output: Path, cwd: Path | None = None) -> Path:
-    """Execute a resolved chapter; write the notebook and its results file, atomically.
+def execute(run: ChapterRun, output: Path) -> Path:
+    """Execute a resolved chapter; write the notebook and its results file, atomically, at the end.
 
-    Everything temporary lives in a hidden folder inside ``output``'s folder (registered with
-    :mod:`attnspec.core.cleanup`), removed in any case; the notebook and ``CHAPTER.results.json``
-    are moved into place whole (:func:`os.replace`). A failed or interrupted run leaves nothing
-    partial, neither there nor in the system's temporary folder. The notebook's metadata
-    ``attnspec`` records the parameters and the versions it ran with; the results file holds every
-    glued value and claim (:func:`attnspec.publish.provenance.results`). The kernel runs in ``cwd``
-    (default: ``output``'s folder).
+    The kernel runs in a private folder of the system's temporary folder
+    (:func:`attnspec.publish.execution.execute_notebook`: an empty working folder, no working
+    folder on ``sys.path``), registered with :mod:`attnspec.core.cleanup` and removed in any case;
+    ``output``'s folder is written only once the kernel has finished: the notebook and
+    ``CHAPTER.results.json`` are moved into place whole (:func:`os.replace`) from a hidden folder
+    there. A failed or interrupted run leaves nothing partial, neither there nor in the system's
+    temporary folder; what killed runs left in either place is removed
+    (:func:`attnspec.core.cleanup.remove_stale`). The notebook's metadata ``attnspec`` records the
+    parameters and the versions it ran with; the results file holds every glued value and claim
+    (:func:`attnspec.publish.provenance.results`). New files get ``0o666`` minus the umask.
     """
     import nbformat
 
@@ -269,14 +273,20 @@ def execute(run: ChapterRun, output: Path, cwd: Path | None = None) -> Path:
 
     name = run.chapter.name
     output = Path(output).resolve()
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with cleanup.temporary_folder(output.parent, f".{name}-") as work:
-        nb = execute_notebook(run.chapter.read_source(), work, cwd or output.parent, run.overrides)
+    scratch = Path(tempfile.gettempdir())
+    kernel_prefix, final_prefix = f"attnspec-{name}-", f".{name}-"
+    cleanup.remove_stale(scratch, kernel_prefix)
+    cleanup.remove_stale(output.parent, final_prefix)
+    with cleanup.temporary_folder(scratch, kernel_prefix) as work:
+        nb = execute_notebook(run.chapter.read_source(), work, parameters=run.overrides)
         nb.metadata["attnspec"] = provenance.notebook_metadata(name, run.values)
-        nbformat.write(nb, work / "final.ipynb")
-        write_json(work / "final.json", provenance.results(name, run.values, nb))
-        os.chmod(work / "final.ipynb", 0o644)
-        os.chmod(work / "final.json", 0o644)
-        os.replace(work / "final.ipynb", output)
-        os.replace(work / "final.json", provenance.results_path(output))
+        record = provenance.results(name, run.values, nb)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with cleanup.temporary_folder(output.parent, final_prefix) as final:
+            nbformat.write(nb, final / "final.ipynb")
+            write_json(final / "final.json", record)
+            for path in (final / "final.ipynb", final / "final.json"):
+                os.chmod(path, new_file_mode())
+            os.replace(final / "final.ipynb", output)
+            os.replace(final / "final.json", provenance.results_path(output))
     return output

@@ -4,11 +4,17 @@
 :func:`execute_notebook` runs it in a kernel that logs nothing to the terminal and is stopped on
 Ctrl-C or SIGTERM (:mod:`attnspec.core.cleanup`), and returns it without timing metadata, so that
 re-execution leaves no diff.
+
+The kernel runs no code but the notebook's and the installed packages': by default its working
+folder is a new, empty, private folder, and it starts with ``PYTHONSAFEPATH=1``, so that neither
+Python nor IPython puts that folder (or any other) on ``sys.path``. A ``myst_nb.py``, an
+``ipython_kernel_config.py`` or a ``matplotlibrc`` in the caller's folders is never read.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,8 +48,8 @@ def _kernel_manager_class(work: Path):
     """A kernel manager: the kernel's connection file in ``work``, its log off the terminal.
 
     The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
-    errors in cells still reach the notebook. Every manager is registered with
-    :mod:`attnspec.core.cleanup`.
+    errors in cells still reach the notebook. The kernel's ``sys.path`` holds no working folder
+    (``PYTHONSAFEPATH=1``). Every manager is registered with :mod:`attnspec.core.cleanup`.
     """
     from jupyter_client.manager import AsyncKernelManager
 
@@ -56,6 +62,7 @@ def _kernel_manager_class(work: Path):
         async def start_kernel(self, **kwargs):
             kwargs.setdefault("stdout", subprocess.DEVNULL)
             kwargs.setdefault("stderr", subprocess.DEVNULL)
+            kwargs["env"] = {**kwargs.get("env", os.environ), "PYTHONSAFEPATH": "1"}
             return await super().start_kernel(**kwargs)
 
     return QuietKernelManager
@@ -76,12 +83,16 @@ def _shutdown() -> None:
 
 
 def execute_notebook(
-    nb: nbformat.NotebookNode, work: Path, cwd: Path, parameters: dict[str, Any] | None = None
+    nb: nbformat.NotebookNode,
+    work: Path,
+    cwd: Path | None = None,
+    parameters: dict[str, Any] | None = None,
 ) -> nbformat.NotebookNode:
     """Execute ``nb`` with papermill in the kernel's folder ``cwd``; return it, executed.
 
     ``parameters`` are injected after the cell tagged ``parameters`` (none: the notebook runs as
-    written). ``work`` is a private folder for the input, output and connection files.
+    written). ``work`` is a private folder for the input, output and connection files; ``cwd``
+    defaults to a new empty folder inside it.
 
     Raises
     ------
@@ -92,6 +103,9 @@ def execute_notebook(
     import papermill
 
     source, executed = work / "input.ipynb", work / "output.ipynb"
+    if cwd is None:
+        cwd = work / "cwd"
+        cwd.mkdir()
     nbformat.write(nb, source)
     quiet = [logging.getLogger(n) for n in ("papermill", "traitlets", "jupyter_client", "nbclient")]
     levels = [log.level for log in quiet]

@@ -6,18 +6,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import ticker
 
-#: Markers and line styles that tell series apart without colour, in the order series are drawn.
-MARKERS = "osD^v<>ph*"
-LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1.5, 1, 1.5)), (0, (1, 1)), (0, (8, 2)))
+from . import style as book_style
+
+book_style.apply()
 
 
 def _style(i: int) -> dict:
-    """Colour, marker and line style of the ``i``-th series: each differs from its neighbours'."""
-    return {
-        "color": f"C{i % 10}",
-        "marker": MARKERS[i % len(MARKERS)],
-        "linestyle": LINESTYLES[i % len(LINESTYLES)],
-    }
+    """Colour, marker and line style of the ``i``-th series, from the book's cycle
+    (:mod:`attnspec.publish.style`): each differs from its neighbours' in all three."""
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()
+    return {key: values[i % len(values)] for key, values in cycle.items()}
 
 
 def _plain_log_ticks(axis, values) -> None:
@@ -25,10 +23,6 @@ def _plain_log_ticks(axis, values) -> None:
     axis.set_major_locator(ticker.FixedLocator(list(values)))
     axis.set_major_formatter(ticker.FixedFormatter([f"{v:g}" for v in values]))
     axis.set_minor_locator(ticker.NullLocator())
-
-from . import style as book_style
-
-book_style.apply()
 
 
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:

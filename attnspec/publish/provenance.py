@@ -22,7 +22,7 @@ import math
 import os
 import platform
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -265,16 +265,83 @@ def find_results(path: str | Path, chapter: str | None = None) -> Path:
     return path
 
 
-def load(path: str | Path) -> dict[str, Any]:
-    """Read a results file (or the one in a run folder); InvalidInput if it is not one."""
+#: kinds of a glued value in a results file
+KINDS = ("number", "text", "markdown", "figure")
+
+
+def load(path: str | Path, chapters: Collection[str] | None = None) -> dict[str, Any]:
+    """Read a results file (or the one in a run folder), checked with :func:`check_results`.
+
+    ``chapters``, if given, are the chapter names the file may name (the registry's).
+
+    Raises
+    ------
+    InvalidInput
+        one line naming the file and what is wrong, for anything that is not a results file.
+    """
     path = find_results(path)
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: not a results file ({exc.__class__.__name__})") from None
+        data = json.loads(path.read_text(), parse_constant=_refuse_constant)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = {json.JSONDecodeError: "not JSON", RecursionError: "nested too deep"}.get(
+            type(exc), str(exc)
+        )
+        raise InvalidInput(f"{path}: not a results file ({why})") from None
+    return check_results(data, path, chapters)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number in strict JSON")
+
+
+def check_results(
+    data: Any, path: str | Path, chapters: Collection[str] | None = None
+) -> dict[str, Any]:
+    """``data`` if it has the shape :func:`diff` reads, else InvalidInput naming what is wrong.
+
+    An object with ``chapter`` (a name of ``chapters``, when given), ``values`` (objects with a
+    string ``key``, a ``kind`` of :data:`KINDS`, a string ``text``, and for a number a finite int
+    or float ``value``) and ``claims`` (objects with a string ``claim`` and ``holds`` true, false
+    or null). Other fields are not read.
+    """
+
+    def bad(why: str) -> InvalidInput:
+        return InvalidInput(f"{path}: not a results file ({why})")
+
     if not isinstance(data, dict) or not {"chapter", "values", "claims"} <= set(data):
-        raise InvalidInput(f"{path}: not a results file (needs chapter, values and claims)")
+        raise bad("needs chapter, values and claims")
+    chapter = data["chapter"]
+    if not isinstance(chapter, str) or (chapters is not None and chapter not in chapters):
+        known = f"; chapters: {', '.join(chapters)}" if chapters is not None else ""
+        raise bad(f"chapter {chapter!r} is not a chapter of the book{known}")
+    if not isinstance(data["values"], list) or not isinstance(data["claims"], list):
+        raise bad("values and claims must be lists")
+    for i, v in enumerate(data["values"]):
+        if not (
+            isinstance(v, dict)
+            and isinstance(v.get("key"), str)
+            and v.get("kind") in KINDS
+            and isinstance(v.get("text"), str)
+        ):
+            raise bad(f"values[{i}] must be an object with a string key, a kind and a string text")
+        if v["kind"] == "number" and not _finite_number(v.get("value")):
+            raise bad(f"values[{i}] ({v['key']}): {v.get('value')!r} is not a finite number")
+    for i, c in enumerate(data["claims"]):
+        if not (isinstance(c, dict) and isinstance(c.get("claim"), str)):
+            raise bad(f"claims[{i}] must be an object with a string claim")
+        if "holds" not in c or not (c["holds"] is None or isinstance(c["holds"], bool)):
+            raise bad(f"claims[{i}]: holds must be true, false or null")
     return data
+
+
+def _finite_number(value: Any) -> bool:
+    """An int or float (not a bool) whose float is finite."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an int beyond the floats
+        return False
 
 
 def published(chapter: str) -> Path:
@@ -333,18 +400,20 @@ class Diff:
 
 
 def _rel_change(a: dict | None, b: dict | None) -> float | None:
-    r"""Relative change :math:`(a - b)/|b|` of two numeric glued values.
+    r"""Relative change :math:`(a - b)/|b| = a/|b| - \operatorname{sign} b` of two numeric glued
+    values.
 
-    None if either is not a number.
+    None if either is not a number, if ``b`` is 0, or if the change is beyond the floats.
     """
     if not a or not b or a.get("kind") != "number" or b.get("kind") != "number":
         return None
     x, y = float(a["value"]), float(b["value"])
     if x == y:
         return 0.0
-    if y == 0 or not (math.isfinite(x) and math.isfinite(y)):
+    if y == 0:
         return None
-    return (x - y) / abs(y)
+    rel = x / abs(y) - math.copysign(1.0, y)  # (x - y)/|y| without overflow in x - y
+    return rel if math.isfinite(rel) else None
 
 
 def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:

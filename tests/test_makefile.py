@@ -1,0 +1,111 @@
+"""The Makefile deletes nothing outside its checkout, whatever its path (issue 18, item 1).
+
+The real ``make`` runs in a copy of the checkout whose path holds a space, ``…/p/attnspec copy``,
+beside a sentinel folder ``…/p/attnspec``: the path an unquoted ``rm -rf $(CURDIR)/_build`` splits
+into ``…/p/attnspec`` and ``copy/_build``. ``make clean`` needs no virtualenv.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import copy_checkout
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> Path:
+    """A copy of the checkout at ``…/p/attnspec copy``, with a sentinel folder ``…/p/attnspec``."""
+    parent = tmp_path_factory.mktemp("p")
+    sentinel = parent / "attnspec"
+    (sentinel / "_build").mkdir(parents=True)
+    (sentinel / "keep.txt").write_text("not the checkout's\n")
+    return copy_checkout(parent / "attnspec copy")
+
+
+def make(checkout: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_clean_in_a_path_with_a_space_removes_only_its_own_build(checkout):
+    sentinel = checkout.parent / "attnspec"
+    (checkout / "_build" / "html").mkdir(parents=True, exist_ok=True)
+    (checkout / "_build" / "html" / "index.html").write_text("<html></html>\n")
+    done = make(checkout, "clean")
+    assert done.returncode == 0, done.stderr
+    assert not (checkout / "_build").exists()
+    assert (sentinel / "keep.txt").is_file() and (sentinel / "_build").is_dir()
+
+
+def test_portable_in_a_path_with_a_space_removes_only_its_own_cache(checkout):
+    """The issue's reproduction: ``make portable`` removed the sibling ``…/p/attnspec``.
+
+    The virtualenv is a stand-in (its stamp is newer than the locks, so nothing is installed, and
+    its ``python`` only records its arguments): only the Makefile's own commands run.
+    """
+    sentinel = checkout.parent / "attnspec"
+    bin_ = checkout / ".venv" / "bin"
+    bin_.mkdir(parents=True, exist_ok=True)
+    (bin_ / "python").write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/args"\n')
+    (bin_ / "python").chmod(0o755)
+    (checkout / ".venv" / ".installed").touch()
+    cache = checkout / "_build" / "test-cache"
+    (cache / "old").mkdir(parents=True, exist_ok=True)
+    done = make(checkout, "portable")
+    assert (sentinel / "keep.txt").is_file() and (sentinel / "_build").is_dir(), done.stdout
+    assert done.returncode == 0, done.stderr
+    assert not cache.exists() and (checkout / "_build").is_dir()
+    args = (bin_ / "args").read_text().splitlines()
+    assert args[:3] == ["tests/portable_env.py", str(cache), "--"]  # one word, space and all
+
+
+def test_clean_refuses_a_build_folder_that_links_outside(checkout, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("x\n")
+    subprocess.run(["rm", "-rf", "--", str(checkout / "_build")], check=True)
+    (checkout / "_build").symlink_to(outside)
+    try:
+        done = make(checkout, "clean")
+    finally:
+        (checkout / "_build").unlink()
+    assert done.returncode != 0
+    assert f"refusing to remove '{outside}': not inside" in done.stderr
+    assert (outside / "keep.txt").is_file()
+
+
+@pytest.mark.parametrize(
+    "path, inside",
+    [
+        ("$(CURDIR)/_build/x", True),
+        ("_build/x", True),
+        ("$(CURDIR)", False),  # the checkout itself is not strictly inside it
+        ("$(CURDIR)/", False),
+        ("$(CURDIR)/..", False),
+        ("$(CURDIR)/../attnspec", False),  # the sentinel sibling
+        ("$(CURDIR)/_build/../../attnspec", False),
+        ("/nonexistent/attnspec", False),
+    ],
+)
+def test_remove_acts_only_strictly_inside_the_checkout(checkout, path, inside, tmp_path):
+    """``$(call remove,PATH)``, the Makefile's only way to delete, on paths inside and outside."""
+    (checkout / "_build" / "x").mkdir(parents=True, exist_ok=True)
+    extra = tmp_path / "probe.mk"
+    extra.write_text(f"probe:\n\t$(call remove,{path})\n")
+    try:
+        done = make(checkout, "-f", "Makefile", "-f", str(extra), "probe")
+        assert done.returncode == (0 if inside else 2), done.stderr
+        assert (checkout / "_build" / "x").exists() is not inside
+        assert inside or "refusing to remove" in done.stderr
+        assert (checkout.parent / "attnspec" / "keep.txt").is_file()
+        assert (checkout / "Makefile").is_file()
+    finally:
+        subprocess.run(["rm", "-rf", "--", str(checkout / "_build")], check=True)
