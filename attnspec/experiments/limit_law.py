@@ -101,10 +101,8 @@ def law_distances(
         }
         for k, law in laws.items()
     }
-    w1 = {
-        k: {n: wasserstein1(bulks[n], law.ppf(kept * mid)) for n in MODEL_NAMES}
-        for k, law in laws.items()
-    }
+    below = {k: law.ppf(kept * mid) for k, law in laws.items()}  # the law below the quantile
+    w1 = {k: {n: wasserstein1(bulks[n], below[k]) for n in MODEL_NAMES} for k in laws}
     grid = np.linspace(0.0, max(laws["f"].edge, laws["q"].edge), grid_points)
     full = {k: law.ppf(mid) for k, law in laws.items()}
     ks_laws = {
