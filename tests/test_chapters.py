@@ -20,8 +20,10 @@ REQUIRED_GLUE = {
     "normalizer-concentration": ["norm_D_std", "norm_D_std_pred"],
     "theta-statistics": ["theta_q1_exact", "theta_q2_exact", "theta_q1_mc", "theta_q1_mc_se"],
     "bulk-equivalence": ["bulk_l1_Y_f_lin", "bulk_ks_Y_f_lin"],
-    "limit-law": ["law_edge", "law_mp_edge", "law_ks_sqrt_d_A_perp"],
-    "convergence": ["conv_rate_sqrt_d_A_perp", "thresh_ks_beta_2"],
+    "limit-law": ["law_edge", "law_mp_edge", "law_ks_sqrt_d_A_perp", "law_fig_slider"],
+    "limit-law-edge": ["edge_spacing", "edge_linear_overshoot_spacings"],
+    "convergence": ["conv_rate_sqrt_d_A_perp", "conv_rigidity_exp_grid", "conv_fig_d"],
+    "convergence-threshold": ["thresh_ks_beta_2", "thresh_gamma_txt", "thresh_collapse_c_txt"],
     "canonical-model": ["canon_alpha_dev_f_ell", "canon_causal_srank_slope"],
     "real-attention": ["real_minilm_srank_median", "real_smollm_srank_median"],
 }
@@ -144,6 +146,8 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
         ),
         (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
         (["limit-law", "-p", "beta", "0"], "beta=0 is out of range"),
+        (["limit-law", "-p", "betas", "0,1"], "each beta must be > 0"),
+        (["convergence-threshold", "-p", "resamples", "1"], "resamples=1 is out of range"),
         (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
     ],
 )

@@ -272,6 +272,14 @@ PARAMETERS: dict[str, Parameter] = {
             low=2,
             high=100,
         ),
+        Parameter(
+            "resamples",
+            int,
+            400,
+            "bootstrap resamples of the trials (the same resample at every beta of a size)",
+            low=2,
+            high=100000,
+        ),
     ]
 }
 
@@ -425,7 +433,17 @@ RULES: tuple[Rule, ...] = (
             f"beta={v['beta']:g} is out of range for this chapter: must be > 0 "
             "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
         ),
-        chapters=("limit-law", "convergence"),
+        chapters=("limit-law", "limit-law-edge", "convergence", "convergence-threshold"),
+    ),
+    Rule(
+        ("betas",),
+        "betas",
+        lambda v: min(v["betas"]) > 0,
+        lambda v: (
+            f"betas={v['betas']} is out of range for this chapter: each beta must be > 0 "
+            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+        ),
+        chapters=("limit-law", "convergence-threshold"),
     ),
     Rule(
         ("d", "beta"),
