@@ -100,6 +100,18 @@ def scores_and_entries(
     return _finish(fig, right, r"$e^{\beta S_{ij} - \beta^2/2}$", r"$d\,A_{ij}$")
 
 
+def _label_outer(ax, k: int, n: int, cols: int, xlabel: str, ylabel: str) -> None:
+    """Axis and tick labels on the outer panels only: panel ``k`` of ``n`` in ``cols`` columns."""
+    if k + cols < n:  # a panel below shows the x axis
+        ax.tick_params(labelbottom=False)
+    else:
+        ax.set_xlabel(xlabel)
+    if k % cols:
+        ax.tick_params(labelleft=False)
+    else:
+        ax.set_ylabel(ylabel)
+
+
 def law_histogram_grid(
     bulks: dict[str, np.ndarray],
     bins: int,
@@ -156,14 +168,7 @@ def law_histogram_grid(
             ax.set_ylim(floor, 3.0 * top if top > 0 else None)
         else:
             ax.set_ylim(0, 1.25 * top if top > 0 else None)
-        if k + cols < len(names):  # a panel below shows the x axis
-            ax.tick_params(labelbottom=False)
-        else:
-            ax.set_xlabel(r"$s^2$")
-        if k % cols:
-            ax.tick_params(labelleft=False)
-        else:
-            ax.set_ylabel("density")
+        _label_outer(ax, k, len(names), cols, r"$s^2$", "density")
     fig.tight_layout()
     return fig
 
@@ -571,14 +576,7 @@ def law_frames_grid(frames, cols: int = 3) -> plt.Figure:
         ax.set_ylim(1e-3, 6)
         ax.set_xlim(0, float(fr.edges[-1]))
         ax.set_title(rf"$\beta$ = {fr.beta:g}")
-        if k + cols < len(frames):
-            ax.tick_params(labelbottom=False)
-        else:
-            ax.set_xlabel(r"$s^2/\theta_1$")
-        if k % cols:
-            ax.tick_params(labelleft=False)
-        else:
-            ax.set_ylabel("density")
+        _label_outer(ax, k, len(frames), cols, r"$s^2/\theta_1$", "density")
     for ax in axes.flat[len(frames) :]:
         ax.set_axis_off()
     handles, labels = axes.flat[0].get_legend_handles_labels()
