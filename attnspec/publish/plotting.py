@@ -311,18 +311,21 @@ def curves_with_guides(
     vlines: dict[str, float] | None = None,
     hlines: dict[str, float] | None = None,
     logy: bool = False,
+    yerr: dict[str, np.ndarray] | None = None,
 ) -> plt.Figure:
     """Several named curves against a common x, with labelled vertical and horizontal guide
-    lines."""
+    lines; each curve has its own marker and line style, and error bars where ``yerr`` has its
+    name."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    markers = "osD^v<>ph*"
     for i, (name, y) in enumerate(ys.items()):
-        ax.plot(
+        ax.errorbar(
             x,
             y,
-            marker=markers[i % len(markers)],
+            yerr=None if yerr is None or name not in yerr else yerr[name],
+            marker=MARKERS[i % len(MARKERS)],
             linestyle=LINESTYLES[i % len(LINESTYLES)],
             markersize=5,
+            capsize=2,
             label=name,
         )
     for (label, v), style in zip((vlines or {}).items(), ("-.", ":"), strict=False):
@@ -597,20 +600,23 @@ def rates_and_collapse(
     ylabel: str,
 ) -> plt.Figure:
     r"""Left: the fitted rate :math:`\rho(\beta)` with its error bars. Right: a distance against a
-    scaling variable, one series per size (``curves[label] = (x, y)``), log y axis."""
+    scaling variable, one series per size (``curves[label] = (x, y)`` or ``(x, y, yerr)``), log y
+    axis."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.4))
     left.errorbar(beta, rate, yerr=rate_se, fmt="o-", color="k", capsize=3, markersize=5)
     left.axhline(0.0, color="0.5", linewidth=0.8)
     left.set_xlabel(r"$\beta$")
     left.set_ylabel(r"rate $\rho(\beta)$")
-    for i, (label, (x, y)) in enumerate(curves.items()):
-        right.plot(
+    for i, (label, (x, y, *err)) in enumerate(curves.items()):
+        right.errorbar(
             x,
             y,
+            yerr=err[0] if err else None,
             marker=MARKERS[i % len(MARKERS)],
             linestyle=LINESTYLES[i % len(LINESTYLES)],
             color=f"C{i % 10}",
             markersize=5,
+            capsize=2,
             label=label,
         )
     right.set_yscale("log")

@@ -140,7 +140,10 @@ def plane_values(plane: Plane, floor: Plane, rates: Rates, lin: Rates, levels, c
         if ok.sum() > 1
         else (math.nan, math.nan)
     )
+    found = [b for b in tol.beta if np.isfinite(b) and plane.beta[0] < b <= plane.beta[-1]]
+    steps = [float(np.diff(plane.beta)[np.searchsorted(plane.beta, b) - 1]) for b in found]
     return {
+        "step_at_crossing": round(max(steps), 3) if steps else math.nan,
         "grid_d": ", ".join(str(int(v)) for v in plane.d),
         "grid_beta": ", ".join(f"{v:g}" for v in plane.beta),
         "plane_trials": ", ".join(str(int(v)) for v in plane.trials),
@@ -258,7 +261,8 @@ def claims(row_ks, row_ref, plane, floor_row, rates, levels, col, D_std, D_pred)
             THRESHOLD,
         ),
         Claim(
-            r"every iso-distance curve from 0.02 to 0.2 lies inside $e^{\beta^2} = d$",
+            rf"every iso-distance curve from {lo.level:g} to {hi.level:g} lies inside "
+            r"$e^{\beta^2} = d$",
             f"{sum(located)} of {len(levels)} levels",
             r"$\beta_\varepsilon(d) + 2\,$se $< \sqrt{\log d}$ at every size",
             bool(all(located)),

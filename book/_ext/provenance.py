@@ -43,7 +43,7 @@ def block(results: dict) -> str:
     versions = results.get("versions", {})
     commit = (results.get("attnspec") or {}).get("commit")
     rows = "".join(
-        f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
+        f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v).replace(',', ', '))}</td></tr>"
         for k, v in results.get("parameters", {}).items()
     )
     listed = ", ".join(
