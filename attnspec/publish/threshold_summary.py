@@ -270,8 +270,8 @@ def claims(row_ks, row_ref, plane, floor_row, rates, levels, col, D_std, D_pred)
             "this book",
         ),
         Claim(
-            r"and grows more slowly than it: $e^{\beta_\varepsilon^2} \propto d^\gamma$, "
-            r"$\gamma < 1$",
+            rf"every iso-distance curve from {lo.level:g} to {hi.level:g} grows more slowly than "
+            r"$e^{\beta^2} = d$: $e^{\beta_\varepsilon^2} \propto d^\gamma$, $\gamma < 1$",
             f"γ from {_u(lo.gamma, lo.gamma_se, 2)} to {_u(hi.gamma, hi.gamma_se, 2)}",
             r"$\gamma + 2\,$se < 1 at every level",
             bool(all(slopes)),
