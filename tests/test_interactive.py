@@ -113,3 +113,16 @@ def test_extension_adds_the_script_only_to_pages_with_a_figure_and_copies_it(tmp
     ext._copy(app, None)
     copied = tmp_path / "_static" / "plotly" / "plotly.min.js"
     assert copied.read_bytes() == ext.plotly_script().read_bytes()
+
+
+def test_the_pdf_and_the_rerun_page_prefer_the_static_rendering(tmp_path):
+    import yaml
+
+    from attnspec.core.paths import CONFIG
+    from attnspec.publish import render
+
+    book = yaml.safe_load(CONFIG.read_text())["sphinx"]
+    assert ["singlehtml", "image/png", 25] in book["config"]["nb_mime_priority_overrides"]
+    assert "local_plotly" in book["local_extensions"]  # the site itself keeps the plotly html
+    rerun = render._config(tmp_path)["sphinx"]["config"]["nb_mime_priority_overrides"]
+    assert ["html", "image/png", 25] in rerun  # 25 < 30, the priority of text/html
