@@ -267,6 +267,9 @@ PROBE = """async () => {
                        .filter(m => !m.querySelector('mjx-container')).length,
           figures: document.querySelectorAll('figure').length,
           images: imgs.length,
+          interactive: document.querySelectorAll('figure .plotly-graph-div').length,
+          drawn: [...document.querySelectorAll('figure .plotly-graph-div')]
+                   .filter(g => g.querySelector('.main-svg')).length,
           broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0))
                       .map(i => i.src.slice(0, 80)),
           text: document.body.innerText};

@@ -35,7 +35,8 @@ def test_chapter_page_typesets_math_and_loads_figures_offline(name, site):
     result.pop("text")
     assert result["mathjax"], "MathJax did not load"
     assert result["math"] > 0 and result["untypeset"] == 0, result
-    assert result["images"] >= result["figures"] > 0, result
+    assert result["images"] + result["interactive"] >= result["figures"] > 0, result
+    assert result["drawn"] == result["interactive"], result  # every plotly figure drew
     assert result["broken"] == [], result
 
 

@@ -326,6 +326,14 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter(
             "d_qk", int, 64, "the fixed head dimension of the series across d", low=1, high=20000
         ),
+        Parameter(
+            "resamples",
+            int,
+            400,
+            "bootstrap resamples of the trials (the same resample at every beta of a size)",
+            low=2,
+            high=100000,
+        ),
     ]
 }
 
@@ -484,8 +492,24 @@ RULES: tuple[Rule, ...] = (
             f"beta={v['beta']!r} is out of range for the limit law: must be {_BETA_LAW} "
             "(the law needs theta_1 = e^(beta^2) - 1 > 0)"
         ),
-        chapters=("limit-law", "convergence", "head-dimension"),
+        chapters=(
+            "limit-law",
+            "limit-law-edge",
+            "convergence",
+            "convergence-threshold",
+            "head-dimension",
+        ),
         bound=_BETA_LAW,
+    ),
+    Rule(
+        ("betas",),
+        "betas",
+        lambda v: min(v["betas"]) > 0,
+        lambda v: (
+            f"betas={v['betas']} is out of range for this chapter: each beta must be > 0 "
+            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+        ),
+        chapters=("limit-law", "convergence-threshold"),
     ),
     Rule(
         ("d", "beta"),

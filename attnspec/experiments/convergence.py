@@ -18,7 +18,7 @@ import numpy as np
 
 from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 from ..models.nonlinearity import poly_degree
-from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit_jackknife
+from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit, rate_fit_jackknife
 from ..numerics.spectra import bulk, ks_to_law_below_quantile
 from .trials import LadderResult
 
@@ -176,4 +176,55 @@ def extrapolate(d0: float, y0: float, rate: float, se: float, level: float) -> E
         at(rate + se) if np.isfinite(se) else math.nan,
         at(rate - se) if np.isfinite(se) else math.nan,
         False,
+    )
+
+
+def rigidity_scale(d, trials) -> np.ndarray:
+    r"""The rigidity scale :math:`\log d/(d\sqrt n)` of a pooled bulk of :math:`n` spectra of size
+    :math:`d`.
+
+    The eigenvalues of a random matrix are rigid: each lies within about :math:`\log d/d` of its
+    quantile of the law, so the empirical distribution of one spectrum is about :math:`\log d/d`
+    from the law in Kolmogorov distance, and the average of :math:`n` independent spectra about
+    :math:`\log d/(d\sqrt n)`; an i.i.d. sample of :math:`nd` values would be at
+    :math:`1/\sqrt{nd}`.
+    """
+    d = np.asarray(d, dtype=float)
+    return np.log(d) / (d * np.sqrt(np.asarray(trials, dtype=float)))
+
+
+@dataclass(frozen=True)
+class Rigidity:
+    r"""A series' distances against the rigidity scale :math:`\log d/(d\sqrt n)`.
+
+    ``ratio`` is distance over scale at each size; ``exponent`` and ``se`` the fitted slope of
+    :math:`\log(\text{ratio})` against :math:`\log d` and its standard error (0 when the distance
+    follows the scale; NaN error with fewer than four sizes); ``scale_rate`` the rate
+    :math:`\rho` the scale alone would show over these sizes (minus its log-log slope).
+    """
+
+    d: np.ndarray
+    trials: np.ndarray
+    ks: np.ndarray
+    scale: np.ndarray
+    ratio: np.ndarray
+    exponent: float
+    se: float
+    scale_rate: float
+
+
+def rigidity(series: DistanceSeries) -> Rigidity:
+    """The distances of ``series`` against :func:`rigidity_scale`."""
+    scale = rigidity_scale(series.d, series.trials)
+    ratio = series.ks / scale
+    fit = rate_fit(series.d, ratio)
+    return Rigidity(
+        series.d,
+        series.trials,
+        series.ks,
+        scale,
+        ratio,
+        -fit.rate,
+        fit.se,
+        rate_fit(series.d, scale).rate,
     )

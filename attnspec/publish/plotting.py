@@ -25,6 +25,11 @@ def _plain_log_ticks(axis, values) -> None:
     axis.set_minor_locator(ticker.NullLocator())
 
 
+#: Markers and line styles that tell series apart without colour, in the order series take them.
+MARKERS = "osD^v<>ph*"
+LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1.5, 1, 1.5, 1, 1.5)), (0, (1, 1)))
+
+
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
     """Label the axes of ``ax``, tighten ``fig``, and draw the legend (keyword arguments ``legend``)
     where it hides no data (:func:`attnspec.publish.style.legend`)."""
@@ -119,59 +124,75 @@ def scores_and_entries(
     return _finish(fig, right, r"$e^{\beta S_{ij} - \beta^2/2}$", r"$d\,A_{ij}$")
 
 
+def _label_outer(ax, k: int, n: int, cols: int, xlabel: str, ylabel: str) -> None:
+    """Axis and tick labels on the outer panels only: panel ``k`` of ``n`` in ``cols`` columns."""
+    if k + cols < n:  # a panel below shows the x axis
+        ax.tick_params(labelbottom=False)
+    else:
+        ax.set_xlabel(xlabel)
+    if k % cols:
+        ax.tick_params(labelleft=False)
+    else:
+        ax.set_ylabel(ylabel)
+
+
 def law_histogram_grid(
     bulks: dict[str, np.ndarray],
     bins: int,
     value_range: tuple[float, float],
     laws: dict[str, object],
     edges: dict[str, float] | None = None,
-    cols: int = 4,
+    cols: int = 3,
     logy: bool = False,
 ) -> plt.Figure:
     """One panel per model: its bulk histogram with limit-law densities over it.
 
     ``laws`` maps a legend label to a density callable (the first is drawn solid black, the next
     ones dashed/dotted); ``edges`` maps a label to a value marked by a vertical dotted line. With
-    ``logy`` the density axis is logarithmic, down to the height of a single value in one bin.
+    ``logy`` the density axis is logarithmic, down to the height of a single value in one bin. The
+    legend fills the first empty panel (or sits below the grid when there is none); tick labels
+    are shown on the outer panels only.
     """
     names = list(bulks)
     rows = -(-len(names) // cols)
-    fig, axes = plt.subplots(
-        rows, cols, figsize=(3.1 * cols, 2.9 * rows), sharex=True, sharey=True, squeeze=False
-    )
+    fig, axes = plt.subplots(rows, cols, figsize=(2.5 * cols, 2.2 * rows), squeeze=False)
     hist_edges = np.linspace(*value_range, bins + 1)
     xs = np.linspace(*value_range, 801)
     xs = xs[xs > 0]
-    styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
+    styles = [("k", "-"), ("C3", "--"), ("C2", ":"), ("C4", "-.")]
     curves_ = {}
     for label, density in laws.items():
         ys = np.asarray(density(xs), dtype=float)
         curves_[label] = np.where(np.isfinite(ys), ys, np.nan)
     top, floor = 0.0, np.inf
-    for ax, name in zip(axes.flat, names, strict=False):
+    used = list(axes.flat[: len(names)])
+    for ax, name in zip(used, names, strict=True):
         floor = min(floor, 0.5 / (max(bulks[name].size, 1) * (hist_edges[1] - hist_edges[0])))
         heights, _, _ = ax.hist(
             bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk"
         )
         top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
         for (label, ys), (color, style) in zip(curves_.items(), styles, strict=False):
-            ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.1, label=label)
+            ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.2, label=label)
         for x in (edges or {}).values():
             ax.axvline(x, color="0.3", linestyle=":", linewidth=0.9)
-        ax.set_title(name, fontsize=10)
-    axes.flat[0].legend(fontsize=7, loc="upper right")
-    for ax in axes.flat[len(names) :]:
-        ax.set_visible(False)
-    for ax in axes.flat:
+        ax.set_title(name)
+    handles, labels = used[0].get_legend_handles_labels()
+    spare = list(axes.flat[len(names) :])
+    for ax in spare:
+        ax.set_axis_off()
+    if spare:  # the legend goes into the first empty panel, where it hides no data
+        spare[0].legend(handles, labels, loc="center", frameon=False)
+    else:
+        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+    for k, ax in enumerate(used):
+        ax.set_xlim(*value_range)
         if logy:
             ax.set_yscale("log")
             ax.set_ylim(floor, 3.0 * top if top > 0 else None)
         else:
             ax.set_ylim(0, 1.25 * top if top > 0 else None)
-    for ax in axes[-1]:
-        ax.set_xlabel(r"$s^2$")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("density")
+        _label_outer(ax, k, len(names), cols, r"$s^2$", "density")
     fig.tight_layout()
     return fig
 
@@ -179,19 +200,23 @@ def law_histogram_grid(
 def per_trial_points(
     values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str
 ) -> plt.Figure:
-    """One column of points per model (one point per trial, spread sideways) with horizontal
-    lines."""
-    fig, ax = plt.subplots(figsize=(8, 4.2))
-    styles = [("k", "-"), ("tab:red", "--"), ("tab:green", ":"), ("tab:purple", "-.")]
+    """One column of points per series (one point per trial, spread sideways), each series with its
+    own marker, and labelled horizontal lines in distinct styles.
+
+    The keys of ``values`` label the columns: use short symbols (they are not rotated).
+    """
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    styles = [("k", "-"), ("C3", "--"), ("C2", ":"), ("C4", "-.")]
     for (label, y), (color, style) in zip(lines.items(), styles, strict=False):
-        ax.axhline(y, color=color, linestyle=style, linewidth=1.1, label=label)
+        ax.axhline(y, color=color, linestyle=style, linewidth=1.2, label=label)
     for i, v in enumerate(values.values()):
         v = np.asarray(v, dtype=float)
         offsets = np.linspace(-0.22, 0.22, v.size) if v.size > 1 else np.zeros(1)
-        ax.plot(i + offsets, v, "o", markersize=4, alpha=0.8, color=f"C{i % 10}")
-    ax.set_xticks(range(len(values)), list(values), rotation=20, fontsize=9)
+        ax.plot(i + offsets, v, MARKERS[i % len(MARKERS)], markersize=5, color=f"C{i % 10}")
+    ax.set_xticks(range(len(values)), list(values))
+    ax.set_xlim(-0.6, len(values) - 0.4)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     return fig
 
@@ -203,12 +228,19 @@ def cdf_differences(
     ylabel: str,
     dashed: tuple[str, ...] = (),
 ) -> plt.Figure:
-    """Curves F_n(x) - F(x) of several samples against a law, with the zero line."""
+    """Curves F_n(x) - F(x) of several samples against a law, with the zero line.
+
+    Each curve has its own colour and line style; those named in ``dashed`` are drawn black and
+    dashed (a reference curve, not a sample). The legend sits to the right of the axes.
+    """
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     ax.axhline(0.0, color="0.4", linewidth=0.8)
-    for name, y in diffs.items():
-        ax.plot(x, y, linewidth=1.2, linestyle="--" if name in dashed else "-", label=name)
-    return _finish(fig, ax, xlabel, ylabel, fontsize=8, ncol=2)
+    for i, (name, y) in enumerate(diffs.items()):
+        if name in dashed:
+            ax.plot(x, y, "k--", linewidth=1.4, label=name)
+        else:
+            ax.plot(x, y, linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=1.3, label=name)
+    return _finish(fig, ax, xlabel, ylabel, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
 def line_panels(
@@ -247,7 +279,7 @@ def line_panels(
 
 def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Figure:
     r"""Several series on log-log axes, each with error bars and its fitted line :math:`e^{a}
-    x^{b}`.
+    x^{b}`; series differ by colour, marker and the line style of their fit.
 
     ``series`` maps a legend label to ``(y, yerr, slope, intercept)``; a series whose slope is not
     finite is drawn without a line. Points that are not finite and positive are left out.
@@ -276,7 +308,8 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
             label=label,
         )
         if np.isfinite(slope) and np.isfinite(intercept):
-            ax.plot(xs, np.exp(intercept) * xs**slope, "--", color=color, linewidth=1)
+            style = LINESTYLES[i % len(LINESTYLES)]
+            ax.plot(xs, np.exp(intercept) * xs**slope, linestyle=style, color=color, linewidth=1)
     ax.set_xscale("log")
     ax.set_xticks(x, [f"{v:g}" for v in x])
     ax.xaxis.set_minor_locator(plt.NullLocator())
@@ -284,7 +317,7 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
     ax.set_ylabel(ylabel)
     if plotted:
         ax.set_yscale("log")
-        ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     else:
         ax.text(
             0.5, 0.5, "no finite positive values", transform=ax.transAxes, ha="center", va="center"
@@ -302,22 +335,30 @@ def curves_with_guides(
     vlines: dict[str, float] | None = None,
     hlines: dict[str, float] | None = None,
     logy: bool = False,
+    yerr: dict[str, np.ndarray] | None = None,
 ) -> plt.Figure:
     """Several named curves against a common x, with labelled vertical and horizontal guide
-    lines."""
+    lines; each curve has its own marker and line style, and error bars where ``yerr`` has its
+    name."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    markers = "osD^v<>ph*"
     for i, (name, y) in enumerate(ys.items()):
-        ax.plot(x, y, marker=markers[i % len(markers)], markersize=5, label=name)
+        ax.errorbar(
+            x,
+            y,
+            yerr=None if yerr is None or name not in yerr else yerr[name],
+            marker=MARKERS[i % len(MARKERS)],
+            linestyle=LINESTYLES[i % len(LINESTYLES)],
+            markersize=5,
+            capsize=2,
+            label=name,
+        )
     for (label, v), style in zip((vlines or {}).items(), ("-.", ":"), strict=False):
         ax.axvline(v, color="k", linestyle=style, linewidth=1, label=label)
     for (label, h), style in zip((hlines or {}).items(), (":", "-."), strict=False):
         ax.axhline(h, color="0.35", linestyle=style, linewidth=1, label=label)
     if logy:
         ax.set_yscale("log")
-    return _finish(
-        fig, ax, xlabel, ylabel, fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5)
-    )
+    return _finish(fig, ax, xlabel, ylabel, loc="center left", bbox_to_anchor=(1.01, 0.5))
 
 
 def phase_diagram(
@@ -330,14 +371,16 @@ def phase_diagram(
     *,
     curves: dict[str, tuple] | None = None,
     points: dict[str, tuple] | None = None,
-    fmt: str = "{:.3f}",
+    fmt: str | None = None,
 ) -> plt.Figure:
-    r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale, every cell labelled with
-    its value.
+    r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale.
 
-    The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear.
-    ``curves`` maps a label to ``(xs, ys)`` drawn as lines, ``points`` a label to ``(xs, ys)``
-    drawn as markers joined by a line. Cells whose value is not finite and positive stay blank.
+    The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear
+    (cells span the midpoints of ``x``, which may be unevenly spaced). ``curves`` maps a label to
+    ``(xs, ys)`` drawn as dashed lines; ``points`` a label to ``(xs, ys)`` or ``(xs, ys, xerr)``
+    drawn as markers with horizontal error bars, joined by a line. With ``fmt`` (e.g.
+    ``"{:.3f}"``) every cell is labelled with its value. Cells whose value is not finite and
+    positive stay blank. The legend sits above the axes.
     """
     from matplotlib.colors import LogNorm
 
@@ -347,11 +390,7 @@ def phase_diagram(
     def edges(v, log):
         v = np.log(v) if log else v
         if v.size == 1:
-            e = (
-                np.array([v[0] - 0.5, v[0] + 0.5])
-                if not log
-                else np.array([v[0] - 0.35, v[0] + 0.35])
-            )
+            e = np.array([v[0] - 0.35, v[0] + 0.35]) if log else np.array([v[0] - 0.5, v[0] + 0.5])
         else:
             mid = (v[1:] + v[:-1]) / 2
             e = np.concatenate([[v[0] - (mid[0] - v[0])], mid, [v[-1] + (v[-1] - mid[-1])]])
@@ -359,37 +398,40 @@ def phase_diagram(
 
     xe, ye = edges(x, False), edges(y, True)
     good = np.isfinite(z) & (z > 0)
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
     if good.any():
         norm = LogNorm(vmin=z[good].min(), vmax=max(z[good].max(), z[good].min() * 1.0001))
         mesh = ax.pcolormesh(
             xe, ye, np.ma.masked_where(~good, z), norm=norm, cmap="viridis", shading="flat"
         )
         fig.colorbar(mesh, ax=ax, label=zlabel)
-        for i in range(y.size):
+        for i in range(y.size) if fmt else ():
             for j in range(x.size):
                 if good[i, j]:
                     dark = np.log(z[i, j] / norm.vmin) < 0.6 * np.log(norm.vmax / norm.vmin)
                     ax.text(
                         x[j],
-                        y[i] * (ye[i + 1] / ye[i]) ** 0.22,
+                        y[i],
                         fmt.format(z[i, j]),
                         ha="center",
                         va="center",
-                        fontsize=8,
                         color="w" if dark else "k",
                     )
-    for (label, (cx, cy)), style in zip((curves or {}).items(), ("-", "--", ":"), strict=False):
-        ax.plot(cx, cy, color="tab:red", linestyle=style, linewidth=1.8, label=label)
-    for label, (px, py) in (points or {}).items():
-        ax.plot(
+    for (label, (cx, cy)), style in zip((curves or {}).items(), ("--", "-.", ":"), strict=False):
+        ax.plot(cx, cy, color="C3", linestyle=style, linewidth=2, label=label)
+    for label, spec in (points or {}).items():
+        px, py, *err = spec
+        ax.errorbar(
             px,
             py,
-            "o-",
-            color="tab:orange",
+            xerr=err[0] if err else None,
+            fmt="o-",
+            color="w",
+            markerfacecolor="C1",
             markeredgecolor="k",
-            markersize=5,
-            linewidth=1.2,
+            markersize=6,
+            linewidth=1.4,
+            capsize=3,
             label=label,
         )
     ax.set_yscale("log")
@@ -397,11 +439,10 @@ def phase_diagram(
     ax.set_ylim(ye[0], ye[-1])
     ax.set_yticks(y, [f"{v:g}" for v in y])
     ax.yaxis.set_minor_locator(plt.NullLocator())
-    ax.set_xticks(x, [f"{v:g}" for v in x])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if curves or points:
-        ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=2, frameon=False)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=2, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -420,21 +461,24 @@ def spread_and_distance(
     ``measured[g]`` is evaluated at ``betas``; ``predicted[g]`` is ``(beta_grid, values)``;
     ``spread[g]`` and ``distance[g]`` are paired values at ``betas``.
     """
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.6))
     for i, group in enumerate(measured):
         color = f"C{i % 10}"
         bx, by = predicted[group]
-        left.plot(bx, by, "-", color=color, linewidth=1)
-        left.plot(betas, measured[group], "o", color=color, label=group)
-        right.plot(spread[group], distance[group], "o-", color=color, label=group)
+        marker, style = MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
+        left.plot(bx, by, linestyle=style, color=color, linewidth=1)
+        left.plot(betas, measured[group], marker, color=color, linestyle="none", label=group)
+        right.plot(
+            spread[group], distance[group], marker=marker, linestyle=style, color=color, label=group
+        )
     left.plot([], [], "k-", linewidth=1, label="predicted")
     left.set_yscale("log")
     left.set_xlabel(r"$\beta$")
     left.set_ylabel(r"std$(D_i)$")
-    left.legend(fontsize=8)
+    left.legend(frameon=False)
     right.set_xscale("log")
     right.set_yscale("log")
-    return _finish(fig, right, r"predicted std$(D_i)$", ylabel_distance, fontsize=8)
+    return _finish(fig, right, r"predicted std$(D_i)$", ylabel_distance, frameon=False)
 
 
 def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
@@ -690,5 +734,70 @@ def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figur
     for text in fig.findobj(plt.Text):
         if text.get_fontsize() < size:
             text.set_fontsize(size)
+
+
+def law_frames_grid(frames, cols: int = 3) -> plt.Figure:
+    r"""Static rendering of the :math:`\beta` slider: one panel per frame
+    (:class:`attnspec.experiments.limit_law.SliderFrame`), in units of :math:`\theta_1`.
+
+    Each panel has the bulk's histogram (grey), the exact law (solid black), Marchenko–Pastur of
+    the same mean (dashed) and the law's edge (dotted), on a logarithmic density axis.
+    """
+    rows = -(-len(frames) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(2.6 * cols, 2.4 * rows), squeeze=False)
+    for k, (ax, fr) in enumerate(zip(axes.flat, frames, strict=False)):
+        ax.stairs(fr.hist, fr.edges, fill=True, color="0.78", label="bulk")
+        ax.plot(fr.x, fr.law, "k-", linewidth=1.3, label="exact law")
+        ax.plot(fr.x, fr.mp, color="C3", linestyle="--", linewidth=1.3, label="Marchenko–Pastur")
+        ax.axvline(fr.edge, color="0.3", linestyle=":", linewidth=1)
+        ax.set_yscale("log")
+        ax.set_ylim(1e-3, 6)
+        ax.set_xlim(0, float(fr.edges[-1]))
+        ax.set_title(rf"$\beta$ = {fr.beta:g}")
+        _label_outer(ax, k, len(frames), cols, r"$s^2/\theta_1$", "density")
+    for ax in axes.flat[len(frames) :]:
+        ax.set_axis_off()
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(
+        handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False
+    )
+    fig.tight_layout()
+    return fig
+
+
+def rates_and_collapse(
+    beta,
+    rate,
+    rate_se,
+    curves: dict[str, tuple[np.ndarray, np.ndarray]],
+    c_label: str,
+    xlabel: str,
+    ylabel: str,
+) -> plt.Figure:
+    r"""Left: the fitted rate :math:`\rho(\beta)` with its error bars. Right: a distance against a
+    scaling variable, one series per size (``curves[label] = (x, y)`` or ``(x, y, yerr)``), log y
+    axis."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.4))
+    left.errorbar(beta, rate, yerr=rate_se, fmt="o-", color="k", capsize=3, markersize=5)
+    left.axhline(0.0, color="0.5", linewidth=0.8)
+    left.set_xlabel(r"$\beta$")
+    left.set_ylabel(r"rate $\rho(\beta)$")
+    for i, (label, (x, y, *err)) in enumerate(curves.items()):
+        right.errorbar(
+            x,
+            y,
+            yerr=err[0] if err else None,
+            marker=MARKERS[i % len(MARKERS)],
+            linestyle=LINESTYLES[i % len(LINESTYLES)],
+            color=f"C{i % 10}",
+            markersize=5,
+            capsize=2,
+            label=label,
+        )
+    right.set_yscale("log")
+    right.set_title(c_label)
+    right.set_xlabel(xlabel)
+    right.set_ylabel(ylabel)
+    right.legend(loc="upper left", frameon=False)
     fig.tight_layout()
     return fig

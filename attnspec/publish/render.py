@@ -105,6 +105,10 @@ def _config(work: Path) -> dict:
     config.setdefault("sphinx", {})["local_extensions"] = {
         "local_mathjax": str(EXTENSIONS.resolve())
     }
+    # an interactive figure shows its static rendering (image/png): the one-file page has no plotly
+    config["sphinx"].setdefault("config", {})["nb_mime_priority_overrides"] = [
+        ["html", "image/png", 25]
+    ]
     return config
 
 

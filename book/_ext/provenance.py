@@ -73,7 +73,7 @@ def block(results: dict) -> str:
     e = html.escape
     versions = results.get("versions", {})
     rows = "".join(
-        f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v))}</td></tr>"
+        f"<tr><td><code>{e(k)}</code></td><td>{e(_text(v).replace(',', ', '))}</td></tr>"
         for k, v in results.get("parameters", {}).items()
     )
     listed = ", ".join(

@@ -1,0 +1,373 @@
+"""Interactive figures that work offline: plotly for the site, a matplotlib rendering for the rest.
+
+A chapter displays or glues an :class:`InteractiveFigure`. Its ``text/html`` is
+``fig.to_html(include_plotlyjs=False, full_html=False, div_id=...)`` with a fixed div id, and every
+number in the figure is rounded to the digits it supports, so a re-execution gives the same bytes
+(nbval compares them). The site loads ``plotly.min.js`` once, from its own ``_static`` folder
+(``book/_ext/local_plotly.py`` copies it there from the installed plotly package, and adds it to
+the pages that hold a plotly figure). The bundle's ``image/png`` is a matplotlib rendering of the
+same data, which the PDF and the re-run page show instead. The data of every slider position are in
+the page: no kernel is needed.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: The Okabe–Ito palette (colour-blind safe), in the order series take it.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#F0E442",
+)
+#: Marker symbols, in the order series take them (told apart without colour).
+MARKERS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "cross", "x", "star")
+#: Line dashes, in the same order.
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash")
+
+#: The rungs' symbols (:mod:`attnspec.models.notation`) in plotly's HTML subset (sub, sup).
+HTML_SYMBOLS = {
+    "sqrt_d_A": "√d A",
+    "sqrt_d_A_perp": "√d A<sub>⊥</sub>",
+    "Y": "Y",
+    "Y_f": "Y<sub>f</sub>",
+    "Y_Q": "Y<sub>Q</sub>",
+    "Y_Q_lin": "Y<sub>Q</sub><sup>lin</sup>",
+    "Y_f_lin": "Y<sub>f</sub><sup>lin</sup>",
+}
+
+#: Div ids of the book's interactive figures (fixed, so the stored outputs never change).
+LAW_SLIDER = "limit-law-beta-slider"
+DISTANCE_IN_D = "convergence-distance-in-d"
+PHASE_DIAGRAM = "threshold-phase-diagram"
+
+FONT = {"family": "Helvetica, Arial, sans-serif", "size": 13}
+
+
+def rounded(values, significant: int = 5) -> list | float | None:
+    """``values`` (a number, or a 1- or 2-d array) as Python floats with ``significant``
+    significant digits, in nested lists; a value that is not finite becomes None (a gap)."""
+
+    def one(v: float) -> float | None:
+        if not math.isfinite(v):
+            return None
+        if v == 0:
+            return 0.0
+        return round(v, significant - 1 - math.floor(math.log10(abs(v))))
+
+    a = np.asarray(values, dtype=float)
+    flat = [one(float(v)) for v in a.ravel()]
+    if a.ndim == 0:
+        return flat[0]
+    if a.ndim == 1:
+        return flat
+    n = a.shape[-1]
+    return [flat[i : i + n] for i in range(0, len(flat), n)]
+
+
+@dataclass
+class InteractiveFigure:
+    """A plotly figure for the site with its static matplotlib rendering.
+
+    Attributes
+    ----------
+    figure : plotly.graph_objects.Figure
+        the interactive figure (its numbers already rounded).
+    div_id : str
+        the fixed id of its div.
+    static : matplotlib.figure.Figure
+        the same data drawn with matplotlib, for the PDF and the re-run page.
+    label : str
+        what the figure shows, for screen readers (``aria-label``).
+    """
+
+    figure: object
+    div_id: str
+    static: object
+    label: str
+    dpi: int = field(default=200)
+
+    def html(self) -> str:
+        """The figure's div and script, without plotly.js; the same bytes on every run."""
+        body = self.figure.to_html(
+            include_plotlyjs=False,
+            full_html=False,
+            div_id=self.div_id,
+            config={"responsive": True, "displaylogo": False},
+        )
+        label = html.escape(self.label, quote=True)
+        return f'<div class="attnspec-interactive" role="figure" aria-label="{label}">{body}</div>'
+
+    def png(self) -> str:
+        """The static rendering as base64 PNG."""
+        buffer = io.BytesIO()
+        self.static.savefig(buffer, format="png", dpi=self.dpi, bbox_inches="tight")
+        return base64.b64encode(buffer.getvalue()).decode()
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        return {
+            "text/html": self.html(),
+            "image/png": self.png(),
+            "text/plain": f"<interactive figure {self.div_id}>",
+        }
+
+
+def _layout(**extra) -> dict:
+    base = {
+        "template": "none",
+        "font": FONT,
+        "height": 460,
+        "margin": {"l": 70, "r": 20, "t": 50, "b": 60},
+        "legend": {"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom"},
+        "hovermode": "closest",
+    }
+    return base | extra
+
+
+def _axis(title: str, kind: str = "linear", **extra) -> dict:
+    return {
+        "title": {"text": title},
+        "type": kind,
+        "showline": True,
+        "linecolor": "#444",
+        "ticks": "outside",
+        "gridcolor": "#e5e5e5",
+        "zeroline": False,
+    } | extra
+
+
+def law_slider(frames: Sequence, active: int, ks_digits: int = 4):
+    """The slider over beta: the histogram of the bulk, the exact law and Marchenko–Pastur.
+
+    ``frames`` are :class:`attnspec.experiments.limit_law.SliderFrame` (units of theta_1), one per
+    slider position; ``active`` is the position shown first.
+    """
+    import plotly.graph_objects as go
+
+    centers = rounded((frames[0].edges[1:] + frames[0].edges[:-1]) / 2)
+    width = float(frames[0].edges[1] - frames[0].edges[0])
+    x = rounded(frames[0].x)
+
+    def title(fr) -> str:
+        return (
+            f"β = {fr.beta:g}: D<sub>KS</sub> = {fr.ks:.{ks_digits}f} to the exact law, "
+            f"{fr.ks_mp:.{ks_digits}f} to Marchenko–Pastur"
+        )
+
+    def edge_line(fr) -> dict:
+        return {"x0": round(fr.edge, 4), "x1": round(fr.edge, 4)}
+
+    first = frames[active]
+    fig = go.Figure(
+        [
+            go.Bar(
+                x=centers,
+                y=rounded(first.hist, 4),
+                width=width,
+                name="bulk of √d A<sub>⊥</sub>, d = 1000",
+                marker={"color": "#bdbdbd", "line": {"width": 0}},
+                hovertemplate="s²/θ₁ = %{x:.2f}<br>density %{y:.3g}<extra>bulk</extra>",
+            ),
+            go.Scatter(
+                x=x,
+                y=rounded(first.law),
+                mode="lines",
+                name="exact law (Pennington–Worah)",
+                line={"color": PALETTE[6], "width": 2.2},
+            ),
+            go.Scatter(
+                x=x,
+                y=rounded(first.mp),
+                mode="lines",
+                name="Marchenko–Pastur, same mean",
+                line={"color": PALETTE[1], "width": 2, "dash": "dash"},
+            ),
+        ]
+    )
+    steps = [
+        {
+            "label": f"{fr.beta:g}",
+            "method": "update",
+            "args": [
+                {"y": [rounded(fr.hist, 4), rounded(fr.law), rounded(fr.mp)]},
+                {"title.text": title(fr)} | {f"shapes[0].{k}": v for k, v in edge_line(fr).items()},
+            ],
+        }
+        for fr in frames
+    ]
+    fig.update_layout(
+        _layout(
+            height=520,
+            margin={"l": 70, "r": 20, "t": 90, "b": 60},
+            legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom"},
+        ),
+        title={"text": title(first), "x": 0, "font": {"size": 14}},
+        xaxis=_axis("s²/θ₁ (squared singular value over the mean)", range=[0, 7.05]),
+        yaxis=_axis("density", "log", range=[-3, 0.8], dtick=1, exponentformat="power"),
+        shapes=[
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": PALETTE[6], "width": 1, "dash": "dot"},
+            }
+            | edge_line(first)
+        ],
+        sliders=[
+            {
+                "active": active,
+                "currentvalue": {"prefix": "β = ", "font": {"size": 14}},
+                "pad": {"t": 50},
+                "steps": steps,
+            }
+        ],
+        bargap=0,
+    )
+    return fig
+
+
+@dataclass(frozen=True)
+class Series:
+    """One series of :func:`distance_against_d`: label, sizes, distances and standard errors."""
+
+    label: str
+    d: Sequence[float]
+    ks: Sequence[float]
+    se: Sequence[float]
+    fit: tuple[float, float] | None = None  # (rate, intercept) of ks = e^a d^-rate
+    visible: bool = True
+
+
+def distance_against_d(series: Sequence[Series], ytitle: str):
+    """Distances to the law against d (log-log), one series per rung with error bars and its
+    fitted power law; a click on a legend entry hides or shows the rung."""
+    import plotly.graph_objects as go
+
+    traces = []
+    for i, s in enumerate(series):
+        color, group = PALETTE[i % len(PALETTE)], f"s{i}"
+        visible = True if s.visible else "legendonly"
+        traces.append(
+            go.Scatter(
+                x=[float(v) for v in s.d],
+                y=rounded(s.ks, 3),
+                error_y={"type": "data", "array": rounded(s.se, 2), "visible": True},
+                mode="markers",
+                name=s.label,
+                legendgroup=group,
+                visible=visible,
+                marker={"color": color, "symbol": MARKERS[i % len(MARKERS)], "size": 9},
+                hovertemplate="d = %{x}<br>D<sub>KS</sub> = %{y}<extra>" + s.label + "</extra>",
+            )
+        )
+        if s.fit is not None and np.all(np.isfinite(s.fit)):
+            rate, intercept = s.fit
+            xs = np.geomspace(min(s.d), max(s.d), 30)
+            traces.append(
+                go.Scatter(
+                    x=rounded(xs),
+                    y=rounded(np.exp(intercept) * xs ** (-rate)),
+                    mode="lines",
+                    name=f"fit, ρ = {rate:.2f}",
+                    legendgroup=group,
+                    showlegend=False,
+                    visible=visible,
+                    hoverinfo="skip",
+                    line={"color": color, "width": 1.2, "dash": DASHES[i % len(DASHES)]},
+                )
+            )
+    fig = go.Figure(traces)
+    ticks = sorted({float(v) for s in series for v in s.d})
+    fig.update_layout(
+        _layout(
+            height=520,
+            margin={"l": 70, "r": 20, "t": 20, "b": 60},
+            legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left"},
+        ),
+        xaxis=_axis("d", "log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks]),
+        yaxis=_axis(ytitle, "log", dtick=1, exponentformat="power"),
+    )
+    return fig
+
+
+def phase_heatmap(
+    d: Sequence[int],
+    beta: Sequence[float],
+    ks: np.ndarray,
+    text: Sequence[Sequence[str]],
+    boundary: tuple[Sequence[float], str] | None = None,
+    curve_beta: Sequence[float] | None = None,
+):
+    """The (d, β) plane as a heat map of log10 distance; hovering a cell shows its distance and
+    standard error (``text[i][j]``, already formatted). ``boundary`` is (β per size, label) of the
+    measured boundary; ``curve_beta`` the β of the curve e^{β²} = d at each size."""
+    import plotly.graph_objects as go
+
+    rows = [str(v) for v in d]
+    z = np.log10(np.asarray(ks, dtype=float))
+    lo, hi = float(np.floor(np.nanmin(z))), float(np.ceil(np.nanmax(z)))
+    ticks = [v for v in np.arange(lo, hi + 1e-9) if lo <= v <= hi]
+    traces = [
+        go.Heatmap(
+            x=[float(b) for b in beta],
+            y=rows,
+            z=rounded(z, 4),
+            customdata=[list(r) for r in text],
+            colorscale="Viridis",
+            zmin=lo,
+            zmax=hi,
+            colorbar={
+                "title": {"text": "D<sub>KS</sub>"},
+                "tickvals": ticks,
+                "ticktext": [f"{10**v:g}" for v in ticks],
+            },
+            hovertemplate="d = %{y}, β = %{x}<br>D<sub>KS</sub> = %{customdata}<extra></extra>",
+        )
+    ]
+    if boundary is not None:
+        b, label = boundary
+        ok = [i for i, v in enumerate(b) if np.isfinite(v)]
+        traces.append(
+            go.Scatter(
+                x=rounded([b[i] for i in ok], 4),
+                y=[rows[i] for i in ok],
+                mode="lines+markers",
+                name=label,
+                line={"color": "#ffffff", "width": 2},
+                marker={"color": PALETTE[4], "size": 10, "line": {"color": "#000", "width": 1}},
+                hovertemplate="β = %{x}<extra>" + label + "</extra>",
+            )
+        )
+    if curve_beta is not None:
+        traces.append(
+            go.Scatter(
+                x=rounded(curve_beta, 4),
+                y=rows,
+                mode="lines+markers",
+                name="e<sup>β²</sup> = d",
+                line={"color": PALETTE[1], "width": 2, "dash": "dash"},
+                marker={"color": PALETTE[1], "symbol": "x", "size": 9},
+                hovertemplate="β = %{x}<extra>e<sup>β²</sup> = d</extra>",
+            )
+        )
+    fig = go.Figure(traces)
+    fig.update_layout(
+        _layout(height=460, margin={"l": 70, "r": 20, "t": 50, "b": 60}),
+        xaxis=_axis("β", range=[float(min(beta)) - 0.1, float(max(beta)) + 0.35]),
+        yaxis=_axis("d", "category"),
+    )
+    return fig

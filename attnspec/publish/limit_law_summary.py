@@ -1,0 +1,381 @@
+"""The limit-law chapter's tables, glued values and claims, from the results of
+:mod:`attnspec.experiments.limit_law`.
+
+Every function returns what the chapter shows: a Markdown table, a mapping of glue values (rounded
+to the digits they support, for :func:`attnspec.publish.gluing.glue_values`), or the claims.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize
+
+from ..core.claims import Claim
+from ..experiments.limit_law import DOUBLE_ROOT_ACCURACY, FormsAgreement, LawDistances
+from ..models.ladder import MODEL_NAMES, REFERENCE
+from ..models.notation import symbol
+from .report import format_power_of_ten, markdown_table
+
+#: Where a claim about the law comes from.
+PW = "Pennington and Worah (2017): the law of the linear model"
+ABSTRACT_MP = "paper, abstract (deviation from Marchenko–Pastur)"
+LAW_NAMES = {"f": r"$\theta^f$ law", "q": r"$\theta^Q$ law", "mp": "Marchenko–Pastur"}
+
+
+def laws_table(laws: dict, poly_degree: int) -> str:
+    r"""The three laws: :math:`\theta_1`, :math:`\theta_2`, edge, its square root and variance."""
+    names = {
+        "f": r"exact, $\theta^f$",
+        "q": rf"exact, $\theta^Q$ ($n_d$ = {poly_degree})",
+        "mp": r"Marchenko–Pastur, mean $\theta_1$",
+    }
+    rows = []
+    for key, law in laws.items():
+        theta2 = getattr(law, "theta2", 0.0)
+        rows.append(
+            [
+                names[key],
+                f"{law.mean():.6f}",
+                f"{theta2:.6f}",
+                f"{law.edge:.5f}",
+                f"{math.sqrt(law.edge):.5f}",
+                f"{law.var():.6f}",
+            ]
+        )
+    header = [
+        "law",
+        r"$\theta_1$",
+        r"$\theta_2$",
+        r"$\lambda_+$",
+        r"$\sqrt{\lambda_+}$",
+        "variance",
+    ]
+    return markdown_table(header, rows)
+
+
+def edge_from_r_transform(theta1: float, theta2: float) -> float:
+    r""":math:`\lambda_+ = (\min_{0 < G < \theta_2^{-1/2}} K(G))^2` with
+    :math:`K(G) = 1/G + (\theta_1 - \theta_2)G + \theta_2 G/(1 - \theta_2 G^2)`: a route to the
+    edge that does not go through the quartic's roots."""
+    g_max = 1 / math.sqrt(theta2)
+    found = optimize.minimize_scalar(
+        lambda g: 1 / g + (theta1 - theta2) * g + theta2 * g / (1 - theta2 * g**2),
+        bounds=(1e-9 * g_max, (1 - 1e-12) * g_max),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    return float(found.fun) ** 2
+
+
+def law_values(laws: dict, poly_degree: int, beta: float, forms: FormsAgreement) -> dict:
+    """Glue values of the laws and of the agreement of the two forms (prefix ``law``)."""
+    law, law_q, mp = laws["f"], laws["q"], laws["mp"]
+    return {
+        "beta": float(beta),
+        "theta1": round(law.theta1, 6),
+        "theta2": round(law.theta2, 6),
+        "edge": round(law.edge, 5),
+        "norm": round(math.sqrt(law.edge), 4),
+        "mp_edge": round(mp.edge, 4),
+        "edge_ratio": round(law.edge / mp.edge, 4),
+        "var": round(law.var(), 4),
+        "mp_var": round(mp.var(), 4),
+        "q_edge": round(law_q.edge, 5),
+        "poly_degree": int(poly_degree),
+        "forms_rel": f"{forms.max_rel:.0e}",
+        "forms_bound": f"{DOUBLE_ROOT_ACCURACY:.1e}",
+        "forms_points": forms.points,
+        "forms_betas": len(forms.betas),
+    }
+
+
+def distances_table(dist: LawDistances) -> str:
+    """Every rung's Kolmogorov distance to the three laws, its finite-d law marked, and the laws
+    themselves against the theta^f law."""
+    rows = []
+    for n in MODEL_NAMES:
+        target = "q" if n in ("Y_Q", "Y_Q_lin") else "f"
+        cells = [
+            f"**{dist.ks[k][n]:.4f}**" if k == target else f"{dist.ks[k][n]:.4f}"
+            for k in ("f", "q", "mp")
+        ]
+        rows.append([symbol(n), *cells])
+    rows.append([r"*$\theta^Q$ law itself*", f"{dist.ks_laws['q']:.4f}", "0", ""])
+    rows.append(["*Marchenko–Pastur itself*", f"{dist.ks_laws['mp']:.4f}", "", "0"])
+    header = ["rung"] + [rf"$D_{{\rm KS}}$, {LAW_NAMES[k]}" for k in ("f", "q", "mp")]
+    return markdown_table(header, rows)
+
+
+def w1_table(dist: LawDistances) -> str:
+    """The same comparison in the Wasserstein-1 distance."""
+    rows = [[symbol(n), *(f"{dist.w1[k][n]:.4f}" for k in ("f", "q", "mp"))] for n in MODEL_NAMES]
+    rows.append([r"*$\theta^Q$ law itself*", f"{dist.w1_laws['q']:.4f}", "0", ""])
+    rows.append(["*Marchenko–Pastur itself*", f"{dist.w1_laws['mp']:.4f}", "", "0"])
+    header = ["rung"] + [rf"$W_1$, {LAW_NAMES[k]}" for k in ("f", "q", "mp")]
+    return markdown_table(header, rows)
+
+
+def ks_noise(values: int, d: int, removed: int) -> float:
+    r"""The 95 % Kolmogorov level :math:`1.36/\sqrt N` of as many independent values as the bulk
+    counts (:math:`N` = values :math:`\cdot d/(d - r)`)."""
+    return 1.36 / math.sqrt(values * d / (d - removed))
+
+
+def distance_values(dist: LawDistances, d: int, removed: int) -> dict:
+    """Glue values of the distances (prefix ``law``)."""
+    out = {}
+    for n in MODEL_NAMES:
+        out[f"ks_{n}"] = round(dist.ks["f"][n], 4)
+        out[f"w1_{n}"] = round(dist.w1["f"][n], 4)
+        out[f"ksq_{n}"] = round(dist.ks["q"][n], 4)
+        out[f"ks_mp_{n}"] = round(dist.ks["mp"][n], 4)
+    closer = [symbol(n) for n in MODEL_NAMES if dist.ks["q"][n] < dist.ks["f"][n]]
+    return out | {
+        "w1_mp_sqrt_d_A_perp": round(dist.w1["mp"][REFERENCE], 4),
+        "ks_fq": round(dist.ks_laws["q"], 4),
+        "w1_fq": round(dist.w1_laws["q"], 4),
+        "ks_f_mp": round(dist.ks_laws["mp"], 4),
+        "quantile_points": dist.quantile_points,
+        "n_values": dist.values,
+        "ks_noise": round(ks_noise(dist.values, d, removed), 4),
+        "closer_to_q": ", ".join(closer) if closer else "none",
+        "ks_target_max": round(max(dist.at_target(n) for n in MODEL_NAMES), 4),
+    }
+
+
+def slider_values(frames, beta: float) -> dict:
+    """Glue values of the slider's frames (prefix ``law``): the reference's distance at the
+    smallest and largest beta, and the beta where it is largest against Marchenko–Pastur."""
+    first, last = frames[0], frames[-1]
+    return {
+        "slider_n": len(frames),
+        "slider_beta_lo": float(first.beta),
+        "slider_beta_hi": float(last.beta),
+        "slider_ks_lo": round(first.ks, 4),
+        "slider_ks_hi": round(last.ks, 4),
+        "slider_ks_mp_lo": round(first.ks_mp, 4),
+        "slider_ks_mp_hi": round(last.ks_mp, 4),
+        "slider_edge_lo": round(first.edge, 3),
+        "slider_edge_hi": round(last.edge, 3),
+    }
+
+
+def claims(
+    laws: dict, dist: LawDistances, forms: FormsAgreement, mean_quad: float, d: int, removed: int
+) -> list[Claim]:
+    """The limit-law chapter's claims."""
+    law = laws["f"]
+    edge_direct = edge_from_r_transform(law.theta1, law.theta2)
+    noise = ks_noise(dist.values, d, removed)
+    ks_ref, ks_mp = dist.ks["f"][REFERENCE], dist.ks["mp"][REFERENCE]
+    mp_farther = [n for n in MODEL_NAMES if dist.ks["mp"][n] > dist.at_target(n)]
+    return [
+        Claim(
+            "Pennington and Worah's form of the density equals the quartic's",
+            f"largest relative difference {forms.max_rel:.0e} ({forms.points} points in "
+            f"$(0, \\lambda_+)$ at each of {len(forms.betas)} values of $\\beta$)",
+            f"< $\\sqrt{{\\varepsilon}}$ = {DOUBLE_ROOT_ACCURACY:.1e}, the accuracy of a root "
+            "where two roots meet (the edge)",
+            bool(forms.max_rel < DOUBLE_ROOT_ACCURACY),
+            "the two forms of the law disagree beyond round-off: one of them is computed wrongly.",
+            PW,
+        ),
+        Claim(
+            r"$\lambda_+$ from the quartic equals the squared minimum of $K(G)$",
+            f"{law.edge:.5f} vs {edge_direct:.5f}",
+            "relative difference < 1e-8",
+            bool(abs(law.edge - edge_direct) < 1e-8 * law.edge),
+            "the edge of the implemented law does not match the R-transform's minimum.",
+            "sanity check",
+        ),
+        Claim(
+            r"the law's mean is $\theta_1$",
+            f"{mean_quad:.8f} vs {law.theta1:.8f}",
+            "relative difference < 1e-8",
+            bool(abs(mean_quad - law.theta1) < 1e-8 * law.theta1),
+            "the density does not integrate to the mean θ₁: a numerical failure of the quadrature.",
+            "sanity check",
+        ),
+        Claim(
+            r"the linear model $Y_f^{\rm lin}$ follows its own law",
+            f"$D_{{\\rm KS}}$ {dist.ks['f']['Y_f_lin']:.4f}",
+            f"< {noise:.4f}, the 95 % Kolmogorov level of as many independent values",
+            bool(dist.ks["f"]["Y_f_lin"] < noise),
+            "even the linear model is farther from its limit than sampling noise.",
+            PW,
+        ),
+        Claim(
+            r"the bulk of $\sqrt d\,A_\perp$ is closer to the exact law than to Marchenko–Pastur",
+            f"$D_{{\\rm KS}}$ {ks_ref:.4f} vs {ks_mp:.4f}",
+            "exact law < Marchenko–Pastur",
+            bool(ks_ref < ks_mp),
+            "at these parameters √d A⊥ follows neither law better (d too small or β too large).",
+            ABSTRACT_MP,
+        ),
+        Claim(
+            "Marchenko–Pastur is farther than the exact law, for every rung",
+            f"{len(mp_farther)} of {len(MODEL_NAMES)} rungs",
+            "all rungs",
+            bool(len(mp_farther) == len(MODEL_NAMES)),
+            "for some rung Marchenko–Pastur is as close as the exact law: either the two laws are "
+            "close (small θ₂/θ₁, large β) and the finite-d error dominates, or that rung follows "
+            "neither law.",
+            ABSTRACT_MP,
+        ),
+        Claim(
+            r"$Y_Q^{\rm lin}$ is closer to the $\theta^Q$ law than to the $\theta^f$ law",
+            f"{dist.ks['q']['Y_Q_lin']:.4f} vs {dist.ks['f']['Y_Q_lin']:.4f}",
+            r"$D_{\rm KS}$ to $\theta^Q$ < to $\theta^f$",
+            bool(dist.ks["q"]["Y_Q_lin"] < dist.ks["f"]["Y_Q_lin"]),
+            "the gap between the $\\theta^Q$ and $\\theta^f$ laws is below the finite-$d$ noise "
+            "here (large $n_d$ or "
+            "small β).",
+            "this book",
+        ),
+    ]
+
+
+def bulk_mean_values(bulks: dict, x_at: dict) -> dict:
+    """Glue values of the CDF comparison (prefix ``law``): where the reference's and the linear
+    model's distances are attained, and two bulk means."""
+    return {
+        "ks_at_reference": round(x_at[REFERENCE], 2),
+        "ks_at_Y_f_lin": round(x_at["Y_f_lin"], 2),
+        "bulk_mean_Y_f": round(float(np.mean(bulks["Y_f"])), 4),
+        "bulk_mean_Y_f_lin": round(float(np.mean(bulks["Y_f_lin"])), 4),
+    }
+
+
+#: The rungs without a nonlinearity, whose top values are edge fluctuations.
+LINEAR = ("Y_Q_lin", "Y_f_lin")
+
+
+def edge_table(result, edge: float) -> str:
+    """Per rung: mean top value, mean and largest bulk maximum, bulk values above the edge."""
+    r = result.config.remove_top_k
+    rows = []
+    for n in MODEL_NAMES:
+        s2 = result.s2(n)
+        rows.append(
+            [
+                symbol(n),
+                f"{s2[:, 0].mean():.4f}",
+                f"{s2[:, r].mean():.4f}",
+                f"{s2[:, r].max():.4f}",
+                f"{(s2[:, r:] > edge).sum(axis=1).mean():.1f}",
+            ]
+        )
+    header = [
+        "rung",
+        r"$s_1^2$ (mean)",
+        rf"$s_{{{r + 1}}}^2$ (mean)",
+        rf"$s_{{{r + 1}}}^2$ (max)",
+        r"bulk values $> \lambda_+$ per trial",
+    ]
+    return markdown_table(header, rows)
+
+
+def edge_values(result, law, scale) -> dict:
+    """Glue values of the edge comparison (prefix ``edge``); ``scale`` is the law's
+    :class:`~attnspec.laws.edge.EdgeScale` at this d."""
+    r = result.config.remove_top_k
+    nonlinear = [n for n in MODEL_NAMES if n not in LINEAR]
+    above = {n: (result.s2(n)[:, r:] > law.edge).sum(axis=1).mean() for n in MODEL_NAMES}
+    linear_top = max(float(result.s2(n)[:, 0].max()) for n in LINEAR)
+    return {
+        "lambda": round(law.edge, 5),
+        "spacing": round(scale.spacing, 3),
+        "sqrt_const": round(scale.sqrt_constant, 4),
+        "linear_overshoot": round(linear_top - law.edge, 3),
+        "linear_overshoot_spacings": round(float(scale.in_spacings(linear_top)[()]), 2),
+        "linear_bulk_max": round(max(float(result.s2(n)[:, r].max()) for n in LINEAR), 4),
+        "linear_top_max": round(linear_top, 4),
+        "above_nonlinear": round(float(np.mean([above[n] for n in nonlinear])), 1),
+        "above_reference": round(float(above[REFERENCE]), 1),
+        "bulk_max_reference": round(float(result.s2(REFERENCE)[:, r].max()), 4),
+        "r": r,
+        "r1": r + 1,
+    }
+
+
+def outliers_table(out) -> str:
+    """Per trial: the largest score, the squared largest entry of Y_f, the top values and the
+    top vector's weight on that entry's row."""
+    rows = [
+        [
+            t,
+            f"{out.max_score[t]:.3f}",
+            f"{out.entry_sq[t]:.3f}",
+            f"{out.top_f[t]:.3f}",
+            f"{out.top_reference[t]:.3f}",
+            f"{out.weight[t]:.3f}",
+        ]
+        for t in range(out.max_score.size)
+    ]
+    header = [
+        "trial",
+        r"$\max_{ij} S_{ij}$",
+        r"$\max_{ij} (Y_f)_{ij}^2$",
+        r"$s_1^2(Y_f)$",
+        rf"$s_1^2$, {symbol(REFERENCE)}",
+        r"$v_i^2$",
+    ]
+    return markdown_table(header, rows)
+
+
+def outlier_values(out, d: int) -> dict:
+    """Glue values of the localized outliers (prefix ``edge``)."""
+    return {
+        "spearman": round(out.spearman, 3) if math.isfinite(out.spearman) else "n/a",
+        "max_s_pred": round(out.max_score_pred, 3),
+        "max_s_mean": round(float(out.max_score.mean()), 3),
+        "entry_sq_median": round(float(np.median(out.entry_sq)), 3),
+        "weight_median": round(float(np.median(out.weight)), 3),
+        "weight_deloc": round(1.0 / d, 4),
+        "weight_deloc_max": round(out.delocalized_max, 4),
+        "d_isolated": format_power_of_ten(out.d_isolated)
+        if math.isfinite(out.d_isolated)
+        else "no d (the squared entry never exceeds θ₁)",
+    }
+
+
+def edge_claims(result, law, scale, out) -> list[Claim]:
+    """The edge page's claims."""
+    linear_top = max(float(result.s2(n)[:, 0].max()) for n in LINEAR)
+    overshoot = float(scale.in_spacings(linear_top)[()])
+    median_weight = float(np.median(out.weight))
+    return [
+        Claim(
+            "the linear rungs' top value is an edge fluctuation, not an outlier",
+            rf"$\max s_1^2 - \lambda_+$ = {linear_top - law.edge:.3f} = {overshoot:.2f} "
+            r"$\varepsilon_d$",
+            rf"< one edge spacing $\varepsilon_d = (3/(2ad))^{{2/3}}$ = {scale.spacing:.3f}",
+            bool(overshoot < 1),
+            "a linear rung has a value more than one edge spacing beyond λ₊: an outlier, or the "
+            "edge has not converged.",
+            "this book",
+        ),
+        Claim(
+            r"the top value of $Y_f$ follows its largest entry",
+            f"Spearman {out.spearman:.3f} (p = {out.p_value:.0e})"
+            if math.isfinite(out.spearman)
+            else "n/a",
+            "one-sided p < 0.01 against no association (needs ≥ 3 trials)",
+            bool(math.isfinite(out.p_value) and out.p_value < 0.01),
+            "the top singular value of Y_f does not follow its largest entry (or there are too "
+            "few trials): the outliers are not localized at these parameters.",
+            "this book",
+        ),
+        Claim(
+            r"the top singular vector of $Y_f$ sits on the largest entry's row",
+            f"median $v_i^2$ {median_weight:.3f}",
+            rf"> $2\log d/d$ = {out.delocalized_max:.4f}, the largest weight of a delocalized "
+            "vector",
+            bool(median_weight > out.delocalized_max),
+            "the top singular vector of Y_f is spread out: its top value is not a localized "
+            "outlier here.",
+            "this book",
+        ),
+    ]

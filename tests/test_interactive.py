@@ -1,0 +1,128 @@
+"""Interactive figures: deterministic HTML without plotly.js, a static rendering in the bundle,
+the three builders, and the Sphinx extension that ships plotly.min.js."""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import types
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+
+from attnspec.core.paths import ROOT
+from attnspec.experiments.limit_law import SliderFrame
+from attnspec.publish import interactive, plotting
+
+
+def frame(beta: float) -> SliderFrame:
+    x = np.linspace(0.02, 7.0, 50)
+    edges = np.linspace(0.0, 7.0, 15)
+    return SliderFrame(
+        beta, 1.7, x, np.exp(-x) * beta, np.exp(-x), edges, np.full(14, 0.1 * beta), 0.01, 0.06, 5.2
+    )
+
+
+def test_rounded_keeps_significant_digits_and_drops_non_finite_values():
+    assert interactive.rounded([1.23456789, 0.000123456, 0.0, np.nan], 3) == [
+        1.23,
+        0.000123,
+        0.0,
+        None,
+    ]
+    assert interactive.rounded(np.array([[1.0, 2.0], [3.0, np.inf]]), 2) == [
+        [1.0, 2.0],
+        [3.0, None],
+    ]
+    assert interactive.rounded(12345.678, 2) == 12000.0
+
+
+def test_slider_figure_has_one_step_per_frame_and_fixed_html():
+    frames = [frame(0.5), frame(1.0), frame(1.5)]
+    fig = interactive.law_slider(frames, active=1)
+    steps = fig.layout.sliders[0].steps
+    assert len(steps) == 3 and fig.layout.sliders[0].active == 1
+    assert steps[2].args[0]["y"][0] == interactive.rounded(frames[2].hist, 4)
+    assert "1.5" in steps[2].args[1]["title.text"] and fig.data[0].y == tuple(
+        interactive.rounded(frames[1].hist, 4)
+    )
+    static = plotting.law_frames_grid(frames)
+    made = interactive.InteractiveFigure(fig, interactive.LAW_SLIDER, static, 'a "label"')
+    html = made.html()
+    assert (
+        html
+        == interactive.InteractiveFigure(
+            interactive.law_slider(frames, 1), interactive.LAW_SLIDER, static, 'a "label"'
+        ).html()
+    )
+    assert f'id="{interactive.LAW_SLIDER}"' in html and "<script src" not in html
+    assert 'aria-label="a &quot;label&quot;"' in html and "bdata" not in html  # plain numbers
+    bundle = made._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "image/png", "text/plain"}
+    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    plotting.plt.close(static)
+
+
+def test_distance_figure_groups_each_series_with_its_fit():
+    series = [
+        interactive.Series(
+            "a", [100, 200, 400], [0.1, 0.05, 0.025], [0.01, 0.01, 0.01], (1.0, 2.3)
+        ),
+        interactive.Series("b", [100, 200], [0.2, 0.1], [np.nan, 0.01], None, visible=False),
+    ]
+    fig = interactive.distance_against_d(series, "D")
+    assert [t.legendgroup for t in fig.data] == ["s0", "s0", "s1"]
+    assert fig.data[0].visible is True and fig.data[2].visible == "legendonly"
+    assert fig.data[2].error_y.array == (None, 0.01) and fig.layout.xaxis.type == "log"
+
+
+def test_phase_heatmap_hover_text_and_overlays():
+    ks = np.array([[0.01, 0.1], [0.005, 0.05]])
+    text = [["0.010 ± 0.001", "0.10 ± 0.01"], ["0.005 ± 0.001", "0.050 ± 0.002"]]
+    fig = interactive.phase_heatmap(
+        [250, 500], [1.0, 2.0], ks, text, ([1.5, np.nan], "b"), [2.3, 2.5]
+    )
+    heat, boundary, curve = fig.data
+    assert [list(r) for r in heat.customdata] == text and "%{customdata}" in heat.hovertemplate
+    assert boundary.y == ("250",) and curve.y == ("250", "500")
+    assert heat.z[0][1] == pytest.approx(-1.0)
+
+
+def load_extension():
+    spec = importlib.util.spec_from_file_location(
+        "local_plotly", ROOT / "book" / "_ext" / "local_plotly.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_extension_adds_the_script_only_to_pages_with_a_figure_and_copies_it(tmp_path):
+    ext = load_extension()
+    assert ext.plotly_script().name == "plotly.min.js" and ext.plotly_script().stat().st_size > 1e6
+    added = []
+    app = types.SimpleNamespace(add_js_file=added.append, outdir=str(tmp_path))
+    ext._add_script(app, "p", "page.html", {"body": '<div class="plotly-graph-div"></div>'}, None)
+    ext._add_script(app, "q", "page.html", {"body": "<p>no figure</p>"}, None)
+    assert added == [ext.SCRIPT]
+    app.builder = types.SimpleNamespace(format="html")
+    ext._copy(app, None)
+    copied = tmp_path / "_static" / "plotly" / "plotly.min.js"
+    assert copied.read_bytes() == ext.plotly_script().read_bytes()
+
+
+def test_the_pdf_and_the_rerun_page_prefer_the_static_rendering(tmp_path):
+    import yaml
+
+    from attnspec.core.paths import CONFIG
+    from attnspec.publish import render
+
+    book = yaml.safe_load(CONFIG.read_text())["sphinx"]
+    assert ["singlehtml", "image/png", 25] in book["config"]["nb_mime_priority_overrides"]
+    assert "local_plotly" in book["local_extensions"]  # the site itself keeps the plotly html
+    rerun = render._config(tmp_path)["sphinx"]["config"]["nb_mime_priority_overrides"]
+    assert ["html", "image/png", 25] in rerun  # 25 < 30, the priority of text/html

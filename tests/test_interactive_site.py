@@ -1,0 +1,118 @@
+"""The interactive figures in a real browser: headless Chromium (Playwright driving Debian's
+chromium) opens a copy of the built site from file://. Each figure draws, the slider changes the
+plotted data, hovering the phase diagram shows a cell's error, a legend click hides a rung, and no
+request leaves the copied site's folder.
+
+Needs the built site (`make book`) and /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from attnspec.core.paths import ROOT
+from attnspec.publish import interactive
+
+SITE = ROOT / "_build" / "html"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+FIGURES = {
+    "limit-law": interactive.LAW_SLIDER,
+    "convergence": interactive.DISTANCE_IN_D,
+    "convergence-threshold": interactive.PHASE_DIAGRAM,
+}
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A copy of the built site: the tests never touch _build/html."""
+    assert (SITE / "index.html").is_file(), f"{SITE} is missing: build the site with `make book`"
+    copy = tmp_path_factory.mktemp("site") / "html"
+    shutil.copytree(SITE, copy)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_figure(browser, site, name: str):
+    """The page of chapter ``name`` once its figure has drawn, and every URL it requested."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto((site / "book" / "chapters" / f"{name}.html").as_uri())
+    div = FIGURES[name]
+    page.wait_for_function(
+        f"() => {{ const g = document.getElementById('{div}');"
+        " return g && g._fullData && g.querySelector('.main-svg'); }",
+        timeout=30000,
+    )
+    page.locator(f"#{div}").scroll_into_view_if_needed()
+    return page, requests
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_each_figure_draws_and_loads_nothing_from_outside_the_site(browser, site, name):
+    page, requests = open_figure(browser, site, name)
+    div = FIGURES[name]
+    traces = page.evaluate(f"() => document.getElementById('{div}')._fullData.length")
+    drawn = page.evaluate(
+        f"() => document.getElementById('{div}').querySelectorAll('.trace, .hm').length"
+    )
+    assert traces >= 1 and drawn >= 1
+    assert page.evaluate("() => typeof Plotly") == "object"
+    root = site.as_uri()
+    outside = [u for u in requests if not (u.startswith(root + "/") or u.startswith("data:"))]
+    assert outside == []
+    page.close()
+
+
+def test_moving_the_slider_changes_the_plotted_data(browser, site):
+    page, _ = open_figure(browser, site, "limit-law")
+    div = FIGURES["limit-law"]
+    read = f"() => {{ const g = document.getElementById('{div}');"
+    before = page.evaluate(read + " return [g.data[0].y, g.layout.sliders[0].active]; }")
+    rail = page.locator(f"#{div} .slider-rail-touch-rect").bounding_box()
+    page.mouse.click(rail["x"] + rail["width"] - 4, rail["y"] + rail["height"] / 2)
+    page.wait_for_function(read + f" return g.layout.sliders[0].active !== {before[1]}; }}")
+    after = page.evaluate(read + " return [g.data[0].y, g.layout.sliders[0].active]; }")
+    steps = page.evaluate(read + " return g.layout.sliders[0].steps.length; }")
+    assert after[1] == steps - 1 and after[0] != before[0]
+    page.close()
+
+
+def test_hovering_a_cell_shows_its_distance_and_error(browser, site):
+    page, _ = open_figure(browser, site, "convergence-threshold")
+    div = FIGURES["convergence-threshold"]
+    box = page.locator(f"#{div} .nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
+    page.wait_for_selector(f"#{div} .hovertext", timeout=10000)
+    text = page.locator(f"#{div} .hovertext").first.text_content()
+    assert "±" in text and "β" in text
+    page.close()
+
+
+def test_a_legend_click_hides_a_rung(browser, site):
+    page, _ = open_figure(browser, site, "convergence")
+    div = FIGURES["convergence"]
+    page.locator(f"#{div} .legend .traces").first.click()
+    page.wait_for_function(
+        f"() => document.getElementById('{div}').data[0].visible === 'legendonly'"
+    )
+    page.close()
