@@ -25,11 +25,6 @@ def _plain_log_ticks(axis, values) -> None:
     axis.set_minor_locator(ticker.NullLocator())
 
 
-#: Markers and line styles that tell series apart without colour, in the order series take them.
-MARKERS = "osD^v<>ph*"
-LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1.5, 1, 1.5, 1, 1.5)), (0, (1, 1)))
-
-
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
     """Label the axes of ``ax``, tighten ``fig``, and draw the legend (keyword arguments ``legend``)
     where it hides no data (:func:`attnspec.publish.style.legend`)."""
@@ -212,7 +207,13 @@ def per_trial_points(
     for i, v in enumerate(values.values()):
         v = np.asarray(v, dtype=float)
         offsets = np.linspace(-0.22, 0.22, v.size) if v.size > 1 else np.zeros(1)
-        ax.plot(i + offsets, v, MARKERS[i % len(MARKERS)], markersize=5, color=f"C{i % 10}")
+        ax.plot(
+            i + offsets,
+            v,
+            linestyle="none",
+            markersize=5,
+            **{k: _style(i)[k] for k in ("marker", "color")},
+        )
     ax.set_xticks(range(len(values)), list(values))
     ax.set_xlim(-0.6, len(values) - 0.4)
     ax.set_ylabel(ylabel)
@@ -239,7 +240,7 @@ def cdf_differences(
         if name in dashed:
             ax.plot(x, y, "k--", linewidth=1.4, label=name)
         else:
-            ax.plot(x, y, linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=1.3, label=name)
+            ax.plot(x, y, linestyle=_style(i)["linestyle"], linewidth=1.3, label=name)
     return _finish(fig, ax, xlabel, ylabel, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
@@ -296,7 +297,7 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
             continue
         plotted = True
         err = np.where(np.isfinite(yerr), yerr, 0.0)[ok]
-        color = f"C{i % 10}"
+        color = _style(i)["color"]
         ax.errorbar(
             x[ok],
             y[ok],
@@ -308,7 +309,7 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
             label=label,
         )
         if np.isfinite(slope) and np.isfinite(intercept):
-            style = LINESTYLES[i % len(LINESTYLES)]
+            style = _style(i)["linestyle"]
             ax.plot(xs, np.exp(intercept) * xs**slope, linestyle=style, color=color, linewidth=1)
     ax.set_xscale("log")
     ax.set_xticks(x, [f"{v:g}" for v in x])
@@ -346,8 +347,8 @@ def curves_with_guides(
             x,
             y,
             yerr=None if yerr is None or name not in yerr else yerr[name],
-            marker=MARKERS[i % len(MARKERS)],
-            linestyle=LINESTYLES[i % len(LINESTYLES)],
+            marker=_style(i)["marker"],
+            linestyle=_style(i)["linestyle"],
             markersize=5,
             capsize=2,
             label=name,
@@ -463,9 +464,9 @@ def spread_and_distance(
     """
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.6))
     for i, group in enumerate(measured):
-        color = f"C{i % 10}"
+        color = _style(i)["color"]
         bx, by = predicted[group]
-        marker, style = MARKERS[i % len(MARKERS)], LINESTYLES[i % len(LINESTYLES)]
+        marker, style = _style(i)["marker"], _style(i)["linestyle"]
         left.plot(bx, by, linestyle=style, color=color, linewidth=1)
         left.plot(betas, measured[group], marker, color=color, linestyle="none", label=group)
         right.plot(
@@ -575,7 +576,7 @@ def cdf_differences_with_noise(
         ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
         ax.axhline(0.0, color="0.5", linewidth=0.6)
         ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
-        ax.plot(x, diffs[name], color=f"C{i % 10}", linewidth=1.4, label="rung")
+        ax.plot(x, diffs[name], color=_style(i)["color"], linewidth=1.4, label="rung")
         for (label, pos), style in zip(guides, (":", "-."), strict=False):
             ax.axvline(pos, color="k", linestyle=style, linewidth=0.9, label=label)
         ax.set_title(name)
@@ -734,6 +735,8 @@ def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figur
     for text in fig.findobj(plt.Text):
         if text.get_fontsize() < size:
             text.set_fontsize(size)
+    fig.tight_layout()
+    return fig
 
 
 def law_frames_grid(frames, cols: int = 3) -> plt.Figure:
@@ -787,9 +790,9 @@ def rates_and_collapse(
             x,
             y,
             yerr=err[0] if err else None,
-            marker=MARKERS[i % len(MARKERS)],
-            linestyle=LINESTYLES[i % len(LINESTYLES)],
-            color=f"C{i % 10}",
+            marker=_style(i)["marker"],
+            linestyle=_style(i)["linestyle"],
+            color=_style(i)["color"],
             markersize=5,
             capsize=2,
             label=label,
