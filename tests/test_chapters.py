@@ -22,8 +22,11 @@ REQUIRED_GLUE = {
     "bulk-equivalence": ["bulk_l1_Y_f_lin", "bulk_ks_Y_f_lin"],
     "limit-law": ["law_edge", "law_mp_edge", "law_ks_sqrt_d_A_perp"],
     "convergence": ["conv_rate_sqrt_d_A_perp", "thresh_ks_beta_2"],
-    "canonical-model": ["canon_alpha_dev_f_ell", "canon_causal_srank_slope"],
-    "real-attention": ["real_minilm_srank_median", "real_smollm_srank_median"],
+    "canonical-model": ["canon_alpha_dev_f_ell", "canon_alpha_dev_f_log"],
+    "canonical-causal": ["canon_order_lambda2_desc", "canon_order_lambda2_asc", "canon_cb_main"],
+    "canonical-ranks": ["canon_crossing", "canon_sigma0_srank_max_ell"],
+    "real-attention": ["real_minilm_ux_ks", "real_smollm_ux_kl"],
+    "real-spectra": ["real_minilm_srank_median", "real_smollm_srank_median", "real_rank_scale_fig"],
 }
 
 
