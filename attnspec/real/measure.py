@@ -34,7 +34,7 @@ from attnspec.real.texts import TEXT_NAMES, read_text
 #: Stream numbers (second spawn-key entry) of the seeded conventions.
 LITERAL_STREAM, TOKEN_STREAM = 0, 1
 #: Bump when a record changes meaning or how it is computed (part of the cache key).
-RECORD_FORMAT = 2
+RECORD_FORMAT = 4
 
 
 @dataclass(frozen=True)
