@@ -165,3 +165,17 @@ def test_causal_study_claims_and_figures():
     ):
         assert fig.legends
         plotting.plt.close(fig)
+
+
+def test_crossing_bracket_halves_doubles_and_gives_up():
+    from attnspec.canonical import cesaro
+
+    srank = {
+        e: cesaro.large_ell_stable_rank(model.spike_bulk_scores(e, 1, f=float(e)))[0]
+        for e in (64, 128, 256, 512)
+    }
+    target = (srank[128] + srank[256]) / 2
+    low, high, known = cesaro.crossing_bracket(1, float, target, 64, 4096)
+    assert (low, high) == (128, 256) and dict(known)[128] == pytest.approx(srank[128])
+    assert cesaro.crossing_bracket(1, float, target, 512, 4096)[:2] == (128, 256)
+    assert cesaro.crossing_bracket(1, float, 1e3, 64, 1024) is None

@@ -32,8 +32,9 @@ from attnspec.numerics.spectra import erank1, erank2_amplitude
 
 #: Cesàro asymptotics with the exact O(ell) operator.
 SIGMA0_ELLS = (2**12, 2**16, 2**20, 2**22)
-#: Where the causal stable rank (f = ell) is searched for the value k + 1.
-CROSS_BRACKET = (2**22, 2**23)
+#: Where the search for the length at which the causal stable rank (f = ell) reaches k + 1 starts,
+#: and the largest length it tries.
+CROSS_START, CROSS_CAP = 2**22, 2**24
 #: log2 of the lengths of the rank grid (all singular values at Sigma = 0, tridiagonal).
 GRID_EXPONENTS = range(6, 15)
 #: log2 of the lengths of the Lanczos stable-rank and the closed-form erank2 fits.
@@ -93,7 +94,7 @@ class RankStudy:
     cb_erank1: dict  # dense length -> erank1 of A_c with the bounded bulk
     lanczos: dict  # ell -> srank of A_c with the bounded bulk (Lanczos)
     cesaro: list  # [CesaroPoint] at SIGMA0_ELLS
-    crossing: object
+    crossing: object  # a cesaro.Crossing, or the stable rank reached at CROSS_CAP
 
     def glue_values(self) -> dict:
         """Every value the chapter's prose quotes, by key (without the ``canon_`` prefix)."""
@@ -105,8 +106,7 @@ class RankStudy:
             e / (math.sqrt(n) * math.log(n)) for n, e in zip(self.grid, self.z_erank1, strict=True)
         ]
         harm = [harmonic_erank1(n) / (math.sqrt(n) * math.log(n)) for n in self.grid]
-        cr = self.crossing
-        return {
+        return self._crossing_values() | {
             "grid": ", ".join(map(str, self.grid)),
             "sigma0_srank_max_ell": round(p[-1].srank, 4),
             "sigma0_norm_max_ell": round(p[-1].norm, 5),
@@ -133,12 +133,24 @@ class RankStudy:
             "b_srank_max": round(self.b_srank["lin"][-1], 4),
             "c_srank_max": round(self.c_srank[-1], 4),
             "grid_max": self.grid[-1],
+        }
+
+    def _crossing_values(self) -> dict:
+        cr, cap = self.crossing, int(math.log2(CROSS_CAP))
+        if isinstance(cr, float):
+            return {
+                "crossing": math.nan,
+                "crossing_text": f"beyond $2^{{{cap}}}$",
+                "crossing_detail": f"it is {cr:.3f} at $2^{{{cap}}}$, the largest length tried",
+            }
+        return {
             "crossing": float(f"{cr.ell:.2g}"),
             "crossing_text": _power_of_ten(cr.ell),
-            "crossing_low": round(cr.srank_lower, 3),
-            "crossing_high": round(cr.srank_upper, 3),
-            "crossing_low_log2": int(math.log2(cr.lower)),
-            "crossing_high_log2": int(math.log2(cr.upper)),
+            "crossing_detail": (
+                f"{cr.srank_lower:.3f} at $2^{{{int(math.log2(cr.lower))}}}$, "
+                f"{cr.srank_upper:.3f} at $2^{{{int(math.log2(cr.upper))}}}$, the root refined "
+                "by Brent's method to 0.5 % in $\\ell$"
+            ),
         }
 
     def rank_table(self) -> tuple[list[str], list[list]]:
@@ -336,12 +348,12 @@ class RankStudy:
             ),
             Claim(
                 "causal srank ($f = \\ell$) reaches $k + 1$ at $\\ell \\approx$ "
-                + _power_of_ten(cr.ell),
-                f"{cr.srank_lower:.3f} at $2^{{{int(math.log2(cr.lower))}}}$, "
-                f"{cr.srank_upper:.3f} at $2^{{{int(math.log2(cr.upper))}}}$",
-                "bracketed by exact evaluations",
-                cr.srank_lower < self.k + 1 < cr.srank_upper,
-                "the crossing is not bracketed.",
+                + self._crossing_values()["crossing_text"],
+                self._crossing_values()["crossing_detail"],
+                "bracketed by exact evaluations at powers of two",
+                None if isinstance(cr, float) else cr.srank_lower < self.k + 1 < cr.srank_upper,
+                f"the stable rank stays below k + 1 up to 2^{int(math.log2(CROSS_CAP))}, the "
+                "largest length tried.",
                 "derived here",
             ),
         ]
@@ -391,5 +403,16 @@ def rank_study(k: int, bulk_max: float, seed: int, dense_max: int) -> RankStudy:
         },
         lanczos=lanczos,
         cesaro=[cesaro.cesaro_point(n) for n in SIGMA0_ELLS],
-        crossing=cesaro.stable_rank_crossing(k, float, k + 1.0, *CROSS_BRACKET),
+        crossing=_crossing(k),
     )
+
+
+def _crossing(k: int):
+    """The crossing of the causal stable rank (f = ell) with k + 1, or the value reached at
+    CROSS_CAP when it stays below."""
+    found = cesaro.crossing_bracket(k, float, k + 1.0, CROSS_START, CROSS_CAP)
+    if found is None:
+        return cesaro.large_ell_stable_rank(
+            model.spike_bulk_scores(CROSS_CAP, k, f=float(CROSS_CAP))
+        )[0]
+    return cesaro.stable_rank_crossing(k, float, k + 1.0, found[0], found[1], known=found[2])

@@ -105,25 +105,26 @@ class RateTest:
         return ", ".join(f"{k}: {v:.{digits}f}" for k, v in self.candidates.items())
 
 
-def _check(x, y) -> tuple[np.ndarray, np.ndarray]:
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if x.ndim != 1 or x.shape != y.shape or x.size < 3:
-        raise InvalidInput(f"x and y must be 1-d of equal size >= 3, got {x.shape} and {y.shape}")
-    if not (np.all(np.isfinite(x)) and np.all(x > 0) and np.all(np.isfinite(y)) and np.all(y > 0)):
-        raise InvalidInput("x and y must be finite and positive (their logarithms are fitted)")
-    return x, y
+def _mask(x, y) -> np.ndarray:
+    """The points with finite positive x and y (their logarithms are fitted)."""
+    if x.ndim != 1 or x.shape != y.shape:
+        raise InvalidInput(f"x and y must be 1-d of equal size, got {x.shape} and {y.shape}")
+    return np.isfinite(x) & (x > 0) & np.isfinite(y) & (y > 0)
 
 
 def rate_test(x, y, candidates: dict | None = None, claimed: str = "", kind: str = "O") -> RateTest:
     r"""Test a scaling claim about ``y`` against ``x`` by its fitted exponent.
 
+    Points where ``x`` or ``y`` is not finite and positive are left out; with fewer than three
+    points left the verdict is ○ (nothing to fit).
+
     Parameters
     ----------
     x, y : array_like
-        The grid (e.g. :math:`\ell`, :math:`f(\ell)` or :math:`\log\ell`) and the positive quantity.
+        The grid (e.g. :math:`\ell`, :math:`f(\ell)` or :math:`\log\ell`) and the quantity.
     candidates : dict, optional
-        Name -> values of each candidate rate on the grid (callables are evaluated at ``x``); one
-        of them is the claimed rate. Not used for ``kind="zero"``.
+        Name -> values of each candidate rate on the grid; one of them is the claimed rate. Not
+        used for ``kind="zero"``.
     claimed : str
         The key of the claimed rate in ``candidates``.
     kind : str
@@ -131,17 +132,17 @@ def rate_test(x, y, candidates: dict | None = None, claimed: str = "", kind: str
     """
     if kind not in KINDS:
         raise InvalidInput(f"kind={kind!r} is out of range: must be one of {', '.join(KINDS)}")
-    x, y = _check(x, y)
+    if kind != "zero" and (not candidates or claimed not in candidates or len(candidates) < 2):
+        raise InvalidInput(f"candidates must hold the claimed rate {claimed!r} and another")
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = _mask(x, y)
+    cand = {k: np.asarray(v, dtype=float)[keep] for k, v in (candidates or {}).items()}
+    if keep.sum() < 3:
+        return RateTest(kind, claimed, math.nan, math.nan, dict.fromkeys(cand, math.nan), math.nan)
+    x, y = x[keep], y[keep]
     b, _, se = power_law_fit(x, y)
-    fitted, constant = {}, math.nan
-    if kind != "zero":
-        if not candidates or claimed not in candidates or len(candidates) < 2:
-            raise InvalidInput(f"candidates must hold the claimed rate {claimed!r} and another")
-        for name, values in candidates.items():
-            values = np.asarray(values(x) if callable(values) else values, dtype=float)
-            fitted[name] = power_law_fit(*_check(x, values))[0]
-        rate = candidates[claimed]
-        constant = float(np.max(y / np.asarray(rate(x) if callable(rate) else rate, float)))
+    fitted = {k: power_law_fit(x, v)[0] for k, v in cand.items()}
+    constant = float(np.max(y / cand[claimed])) if kind != "zero" else math.nan
     return RateTest(kind, claimed, b, se, fitted, constant)
 
 
@@ -162,7 +163,7 @@ def slope_test(ell, y, upper: float = 0.5) -> RateTest:
     L, y = L[keep], y[keep]
     mid, slope = (L[1:] + L[:-1]) / 2, np.diff(y) / np.diff(L)
     candidates = {"bounded": 1 / mid, "log ℓ": np.ones_like(mid), "(log ℓ)²": mid}
-    if mid.size < 3 or np.any(slope <= 0):
+    if mid.size >= 3 and np.any(slope <= 0):
         return RateTest(
             "theta", "log ℓ", -math.inf, math.nan, {k: math.nan for k in candidates}, math.nan
         )

@@ -188,40 +188,6 @@ def cdf_differences(
     return _finish(fig, ax, xlabel, ylabel, fontsize=8, ncol=2)
 
 
-def line_panels(
-    panels: list[dict], ncols: int | None = None, panel_size: tuple[float, float] = (4.6, 3.6)
-) -> plt.Figure:
-    """Panels side by side (wrapping after ``ncols``), each with several lines.
-
-    Each panel is a dict with ``title``, ``xlabel``, ``ylabel``, optional ``logx`` / ``logy``
-    (bool), and ``lines``: a list of ``(x, y, fmt, label)`` or ``(x, y, fmt, label, kwargs)``
-    tuples, ``fmt`` a matplotlib format string (``"o-"``, ``"k--"``), ``label`` None for no legend
-    entry, ``kwargs`` extra keyword arguments for ``Axes.plot``.
-    """
-    ncols = ncols or len(panels)
-    nrows = -(-len(panels) // ncols)
-    fig, axes = plt.subplots(
-        nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False
-    )
-    for ax, panel in zip(axes.flat, panels, strict=False):
-        for line in panel["lines"]:
-            x, y, fmt, label = line[:4]
-            ax.plot(x, y, fmt, label=label, **(line[4] if len(line) > 4 else {}))
-        if panel.get("logx"):
-            ax.set_xscale("log")
-        if panel.get("logy"):
-            ax.set_yscale("log")
-        ax.set_title(panel.get("title", ""), fontsize=10)
-        ax.set_xlabel(panel.get("xlabel", ""))
-        ax.set_ylabel(panel.get("ylabel", ""))
-        if any(line[3] for line in panel["lines"]):
-            ax.legend(fontsize=7)
-    for ax in axes.flat[len(panels) :]:
-        ax.set_visible(False)
-    fig.tight_layout()
-    return fig
-
-
 def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Figure:
     r"""Several series on log-log axes, each with error bars and its fitted line :math:`e^{a}
     x^{b}`.
@@ -414,29 +380,6 @@ def spread_and_distance(
     return _finish(fig, right, r"predicted std$(D_i)$", ylabel_distance, fontsize=8)
 
 
-def tidy_log_axes(fig: plt.Figure) -> plt.Figure:
-    """Readable ticks on every log axis of ``fig``: labels on decades only, minor ticks unlabelled.
-
-    Log axes spanning less than a decade otherwise get overlapping minor labels such as
-    ``3×10⁴×10²``. An axis with no decade inside its range gets two plain labels at its ends.
-    """
-    from matplotlib import ticker
-
-    for ax in fig.axes:
-        for axis, scale, lim in (
-            (ax.xaxis, ax.get_xscale(), ax.get_xlim()),
-            (ax.yaxis, ax.get_yscale(), ax.get_ylim()),
-        ):
-            if scale != "log":
-                continue
-            axis.set_minor_formatter(ticker.NullFormatter())
-            lo, hi = sorted(lim)
-            if np.floor(np.log10(hi)) <= np.ceil(np.log10(lo)) - 1 + 1e-12 and lo > 0:
-                axis.set_major_locator(ticker.FixedLocator([lo, hi]))
-                axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.2g}"))
-    return fig
-
-
 def power_law_with_prediction(
     x,
     y,
@@ -508,16 +451,6 @@ def cdf_differences_with_noise(
     return fig
 
 
-def length_ticks(fig: plt.Figure, lengths, xlabel: str = "tokens $n$") -> plt.Figure:
-    """On every axis of ``fig`` labelled ``xlabel``: major ticks at ``lengths`` only, no minor
-    ticks."""
-    for ax in fig.axes:
-        if ax.get_xlabel() == xlabel:
-            ax.set_xticks(list(lengths), [str(n) for n in lengths])
-            ax.xaxis.set_minor_locator(plt.NullLocator())
-    return fig
-
-
 # --- Part III: the canonical model and real attention -------------------------------------------
 
 #: Line style and marker of series i in the Part III figures: series differ by both, not only by
@@ -530,6 +463,9 @@ SERIES_STYLES = (
     ((0, (5, 1, 1, 1)), "v"),
     ((0, (1, 1)), "P"),
     ((0, (3, 1, 1, 1, 1, 1)), "X"),
+    ((0, (7, 2)), "*"),
+    ((0, (2, 2, 6, 2)), "h"),
+    ((0, (4, 1, 1, 1, 1, 1, 1, 1)), "<"),
 )
 #: Width of a Part III figure (inches): the content column, so text keeps its size at page width.
 PAGE_WIDTH = 7.2
@@ -660,7 +596,7 @@ def canonical_profile(study) -> plt.Figure:
         {
             "title": "largest deviation from the profile",
             "xlabel": r"$\ell$",
-            "ylabel": r"$\max_i |\sigma_i - p_i|$",
+            "ylabel": r"$\max_i |\sigma_i - \mathrm{profile}_i|$",
             "logx": True,
             "logy": True,
             "xticks": study.ells,
@@ -727,67 +663,52 @@ def canonical_causal(study) -> plt.Figure:
     ells, k, B = study.ells, study.k, study.bulk_max
     top = ells[-1]
     i = np.arange(1, top + 1)
-    panels = [
-        {
-            "title": "eigenvalues, bounded bulk",
-            "xlabel": "position $i$",
-            "ylabel": r"$\lambda_i = (A_c)_{ii}$",
+
+    def by_length(title, ylabel, values, guides, xlabel="index $i$"):
+        curves = [
+            series_line(np.arange(1, v.size + 1), v, rf"$\ell = {e}$", j, marker=None)
+            for j, (e, v) in enumerate(values.items())
+        ]
+        return {
+            "title": title,
+            "xlabel": xlabel,
+            "ylabel": ylabel,
             "logx": True,
             "logy": True,
-            "lines": [
-                series_line(
-                    np.arange(1, e + 1), study.diagonals[e], rf"$\ell = {e}$", j, marker=None
-                )
-                for j, e in enumerate(ells)
-            ]
-            + [
+            "lines": curves + guides,
+        }
+
+    lower = [guide_line(i, 1 / (3 * i), r"lower bound $1/(3i)$", ":")]
+    panels = [
+        by_length(
+            "eigenvalues, bounded bulk",
+            r"$\lambda_i = (A_c)_{ii}$",
+            {e: study.diagonals[e] for e in ells},
+            [
                 guide_line(i, 1 / i, r"$1/i$ and $e^B/i$", "--"),
                 guide_line(i, np.minimum(1, np.exp(B) / i), None, "--"),
             ],
-        },
-        {
-            "title": r"singular values, $\Sigma = 0$",
-            "xlabel": "index $i$",
-            "ylabel": r"$\sigma_i(A_c)$",
-            "logx": True,
-            "logy": True,
-            "lines": [
-                series_line(
-                    np.arange(1, e + 1), study.sigma_zero[e], rf"$\ell = {e}$", j, marker=None
-                )
-                for j, e in enumerate(ells)
-            ]
-            + [guide_line(i, 1 / (3 * i), r"lower bound $1/(3i)$", ":")],
-        },
-        {
-            "title": "singular values, bounded bulk",
-            "xlabel": "index $i$",
-            "ylabel": r"$\sigma_i(A_c)$",
-            "logx": True,
-            "logy": True,
-            "lines": [
-                series_line(np.arange(1, e + 1), study.spectra[e], rf"$\ell = {e}$", j, marker=None)
-                for j, e in enumerate(ells)
-            ]
-            + [guide_line(i, 1 / (3 * i), r"lower bound $1/(3i)$", ":")],
-        },
-        {
-            "title": r"$\sigma_{k+m}/b(m)$, bounded bulk",
-            "xlabel": "$m$",
-            "ylabel": r"$\sigma_{k+m}/b(m)$",
-            "logx": True,
-            "logy": True,
-            "lines": [
-                series_line(
-                    np.arange(1, e - k + 1),
-                    study.spectra[e][k:] / bound_profile(e, k)[0],
-                    rf"$\ell = {e}$",
-                    j,
-                    marker=None,
-                )
-                for j, e in enumerate(ells)
-            ],
-        },
+            "position $i$",
+        ),
+        by_length(
+            r"singular values, $\Sigma = 0$",
+            r"$\sigma_i(A_c)$",
+            {e: study.sigma_zero[e] for e in ells},
+            lower,
+        ),
+        by_length(
+            "singular values, bounded bulk",
+            r"$\sigma_i(A_c)$",
+            {e: study.spectra[e] for e in ells},
+            lower,
+        ),
+        by_length(
+            r"$\sigma_{k+m}/b(m)$, bounded bulk",
+            r"$\sigma_{k+m}/b(m)$",
+            {e: study.spectra[e][k:] / bound_profile(e, k)[0] for e in ells},
+            [],
+            "$m$",
+        ),
     ]
     return panel_grid(panels, height=2.6)
 
@@ -904,7 +825,7 @@ def canonical_sigma0(study) -> plt.Figure:
             "lines": [
                 series_line(grid, study.z_srank, "grid (all singular values)", 1),
                 series_line(x, [p.srank for p in study.cesaro], "exact (Lanczos)", 0),
-                guide_line(x, [p.srank_law for p in study.cesaro], r"law $H_\ell/4$", "--"),
+                guide_line(x, [p.srank_law for p in study.cesaro], r"law $H_\ell/4$", ":"),
             ],
         },
     ]
@@ -991,11 +912,6 @@ def _error_series(x, intervals, label: str, i: int) -> dict:
         [[iv.value - iv.low for iv in intervals], [iv.high - iv.value for iv in intervals]]
     )
     return series_line(x, v, label, i) | {"yerr": np.maximum(err, 0.0)}
-
-
-def _length_axis(ax, lengths) -> None:
-    ax.set_xscale("log")
-    _ticks(ax.xaxis, list(lengths))
 
 
 def real_tokens(study) -> plt.Figure:

@@ -33,6 +33,8 @@ from attnspec.real.models import MODELS
 
 #: Inverse temperature of the random-initialization rows (the book's default).
 INIT_BETA = 1.0
+#: Spikes of the canonical rows (the canonical chapters' default k).
+SCALE_SPIKES = 4
 
 
 def init_erank1(d: int, beta: float, seed: int, trials: int, causal: bool = False) -> np.ndarray:
@@ -72,6 +74,7 @@ class RankScale:
     """Stable and effective ranks against length, by series name (:data:`SERIES`)."""
 
     lengths: list[int]
+    k: int
     srank: dict  # series -> {n: Point}
     erank1: dict
     beta: float
@@ -87,7 +90,7 @@ def _trials(values: np.ndarray) -> Point:
     return Point(float(values.mean()), float(values.std(ddof=1) / math.sqrt(values.size)))
 
 
-def rank_scale(lengths, k: int, seed: int, trials: int, study=None) -> RankScale:
+def rank_scale(lengths, seed: int, trials: int, study=None, k: int = SCALE_SPIKES) -> RankScale:
     r"""Every series of the rank scale at the token counts ``lengths``.
 
     ``study`` (a :class:`attnspec.real.study.Study`) adds the trained heads' medians and those of
@@ -117,22 +120,15 @@ def rank_scale(lengths, k: int, seed: int, trials: int, study=None) -> RankScale
         e1[r"canonical $A_c$, $\Sigma = 0$"][n] = Point(erank1(s0))
     if study is not None:
         for m in study.lengths:
-            name = MODELS[m].display
             for suffix, label in (("", "trained"), ("_c", "canonical of trained")):
-                srank[f"{label}, {name}"] = {
-                    n: Point(
-                        study.spectra[(m, n)].stats["srank" + suffix].value,
-                        study.spectra[(m, n)].stats["srank" + suffix].se,
-                    )
-                    for n in study.lengths[m]
-                    if n in ns
-                }
-                e1[f"{label}, {name}"] = {
-                    n: Point(
-                        study.spectra[(m, n)].stats["erank1" + suffix].value,
-                        study.spectra[(m, n)].stats["erank1" + suffix].se,
-                    )
-                    for n in study.lengths[m]
-                    if n in ns
-                }
-    return RankScale(ns, srank, e1, INIT_BETA, trials)
+                name = f"{label}, {MODELS[m].display}"
+                for target, key in ((srank, "srank"), (e1, "erank1")):
+                    target[name] = {
+                        n: Point(
+                            study.spectra[(m, n)].stats[key + suffix].value,
+                            study.spectra[(m, n)].stats[key + suffix].se,
+                        )
+                        for n in study.lengths[m]
+                        if n in ns
+                    }
+    return RankScale(ns, k, srank, e1, INIT_BETA, trials)

@@ -207,6 +207,7 @@ def isotropy_values(study) -> dict:
                 out[f"{m}_band_{tag}_U"] = f"{s.U.value:.{decimals(s.U.se)}f}"
                 out[f"{m}_band_{tag}_V"] = f"{s.V.value:.{decimals(s.V.se)}f}"
                 out[f"{m}_band_{tag}_haar"] = round(s.haar, 4)
+                out[f"{m}_band_{tag}_lengths"] = ", ".join(map(str, s.lengths))
     for b in PAPER_BANDS:
         out[f"paper_band_{b[0]}_{b[1]}"] = PAPER_BAND_W1[b]
     return out
@@ -329,13 +330,14 @@ def spectra_values(study, scale) -> dict:
             out[f"{m}_w1_64_iv"] = interval_text(s64.stats["w1"], 4)
             out[f"{m}_srank_64"] = round(s64.stats["srank"].value, 2)
             out[f"{m}_srank_c_64"] = round(s64.stats["srank_c"].value, 2)
-        iv = study.slopes[m]
-        out[f"{m}_srank_slope"] = interval_text(iv, 3)
+        iv = study.slopes.get(m)
+        out[f"{m}_srank_slope"] = interval_text(iv, 3) if iv else "not measured (one length)"
         if not MODELS[m].causal:
             out[f"{m}_srank_c_formula"] = round(stable_rank_limit(MODELS[m].head_dim, top), 2)
             out[f"{m}_c_formula"] = round(MODELS[m].head_dim / top, 4)
+            out[f"{m}_dh_formula"] = MODELS[m].head_dim
     d = study.slope_difference
-    out["slope_diff"] = interval_text(d, 3)
+    out["slope_diff"] = interval_text(d, 3) if d else "not measured (one length)"
     out["prefix_srank"] = round(causal_stable_rank(np.zeros(out["spec_n_max"])), 4)
     for p in PAPER_VALUES:
         out[f"paper_{p.key}_{p.length}"] = p.value
@@ -346,6 +348,7 @@ def spectra_values(study, scale) -> dict:
     out["init_limit"] = round(scale.limit, 4)
     out["init_srank_causal"] = _plus_minus(scale.srank["random init, causal"][n_top])
     out["init_trials"] = scale.trials
+    out["scale_k"] = scale.k
     out["init_beta"] = scale.beta
     out["canon_srank_scale"] = round(scale.srank["canonical $A_b$"][n_top].value, 2)
     out["canon_c_srank_scale"] = round(
