@@ -25,8 +25,11 @@ REQUIRED_GLUE = {
     "limit-law-edge": ["edge_spacing", "edge_linear_overshoot_spacings"],
     "convergence": ["conv_rate_sqrt_d_A_perp", "conv_rigidity_exp_grid", "conv_fig_d"],
     "convergence-threshold": ["thresh_ks_beta_2", "thresh_gamma_txt", "thresh_collapse_c_txt"],
-    "canonical-model": ["canon_alpha_dev_f_ell", "canon_causal_srank_slope"],
-    "real-attention": ["real_minilm_srank_median", "real_smollm_srank_median"],
+    "canonical-model": ["canon_alpha_dev_f_ell", "canon_alpha_dev_f_log"],
+    "canonical-causal": ["canon_order_lambda2_desc", "canon_order_lambda2_asc", "canon_cb_main"],
+    "canonical-ranks": ["canon_crossing", "canon_sigma0_srank_max_ell"],
+    "real-attention": ["real_minilm_ux_ks", "real_smollm_ux_kl"],
+    "real-spectra": ["real_minilm_srank_median", "real_smollm_srank_median", "real_rank_scale_fig"],
     "head-dimension": ["headdim_ks_1000", "headdim_ks_64", "headdim_floor_64"],
 }
 

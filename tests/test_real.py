@@ -68,7 +68,7 @@ def test_shapes_and_row_sums(traces, model, case):
     assert trace.n == n == len(trace.tokens)
     assert trace.attention.shape == (info.layers, info.heads, n, n)
     assert trace.hidden.shape == (info.layers + 1, n, info.hidden)
-    assert trace.attention.dtype == np.float32
+    assert trace.attention.dtype == np.float64
     assert np.all(trace.attention >= 0)
     np.testing.assert_allclose(trace.attention.sum(axis=-1, dtype=np.float64), 1.0, atol=2e-6)
 

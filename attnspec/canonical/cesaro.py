@@ -115,8 +115,41 @@ class Crossing:
     evaluations: tuple
 
 
+def crossing_bracket(
+    k: int, f: Callable[[float], float], target: float, start: int, cap: int
+) -> tuple[int, int, tuple] | None:
+    r"""Powers of two :math:`\ell_- < \ell_+ = 2\ell_-` with the causal stable rank (k spikes,
+    zero bulk) below ``target`` at :math:`\ell_-` and at least it at :math:`\ell_+`.
+
+    Starts at ``start`` and halves or doubles; returns ``(lower, upper, evaluations)``, or None
+    when the stable rank stays below ``target`` up to ``cap`` (then ``evaluations`` are lost: use
+    :func:`large_ell_stable_rank` at ``cap`` for the value reached).
+    """
+    value = {}
+
+    def srank(ell: int) -> float:
+        if ell not in value:
+            value[ell] = large_ell_stable_rank(spike_bulk_scores(ell, k, f=f))[0]
+        return value[ell]
+
+    ell = _check_ell(start)
+    while srank(ell) >= target and ell > 2 * k + 2:
+        ell //= 2
+    while srank(2 * ell) < target:
+        ell *= 2
+        if 2 * ell > cap:
+            return None
+    return ell, 2 * ell, tuple(value.items())
+
+
 def stable_rank_crossing(
-    k: int, f: Callable[[float], float], target: float, lower: int, upper: int, rtol: float = 0.005
+    k: int,
+    f: Callable[[float], float],
+    target: float,
+    lower: int,
+    upper: int,
+    rtol: float = 0.005,
+    known: tuple = (),
 ) -> Crossing:
     r"""Smallest :math:`\ell` in :math:`[\ell_-, \ell_+]` where causal srank with k spikes (zero
     bulk) reaches ``target``.
@@ -124,7 +157,8 @@ def stable_rank_crossing(
     The stable rank is evaluated exactly at integer :math:`\ell` (:func:`large_ell_stable_rank`) and
     the root of :math:`\operatorname{srank}(\ell) - \text{target}` is bracketed in :math:`\log \ell`
     and refined by Brent's method (bisection safeguarded by interpolation) until the bracket is
-    narrower than a relative ``rtol`` in :math:`\ell`. No fit is extrapolated.
+    narrower than a relative ``rtol`` in :math:`\ell`. No fit is extrapolated. ``known`` holds
+    :math:`(\ell, \operatorname{srank})` pairs already evaluated (e.g. by :func:`crossing_bracket`).
 
     Raises
     ------
@@ -134,7 +168,7 @@ def stable_rank_crossing(
     lower, upper = _check_ell(lower), _check_ell(upper)
     if not lower < upper:
         raise InvalidInput(f"lower={lower} is out of range: must be < upper = {upper}")
-    evaluations: dict[int, float] = {}
+    evaluations: dict[int, float] = dict(known)  # (ell, srank) pairs already evaluated
 
     def excess(log_ell: float) -> float:
         ell = int(round(math.exp(log_ell)))

@@ -322,6 +322,29 @@ def causal_frobenius_sq(s) -> float:
     return float(np.sum((d + z) ** 2 + np.arange(z.size) * z**2))
 
 
+def causal_gram_frobenius_sq(s) -> float:
+    r""":math:`\|A A^\top\|_F^2 = \sum_i \sigma_i^4` of causal attention, exact in :math:`O(\ell)`.
+
+    From :func:`causal_gram`: :math:`G_{ij} = z_{\max(i, j)}` off the diagonal, so each
+    :math:`z_j` appears :math:`2(j - 1)` times and
+    :math:`\|G\|_F^2 = \sum_i G_{ii}^2 + 2 \sum_j (j - 1) z_j^2`.
+    """
+    d, z = causal_parts(s)
+    index = np.arange(z.size)
+    diagonal = (d + z) ** 2 + index * z**2
+    return float(np.sum(diagonal**2) + 2 * np.sum(index * z**2))
+
+
+def causal_erank2(s) -> float:
+    r"""Rényi-2 effective rank :math:`\|A\|_F^4 / \|A A^\top\|_F^2` of causal attention in
+    :math:`O(\ell)`.
+
+    Equals :func:`attnspec.numerics.spectra.erank2` of the singular values
+    (:func:`causal_frobenius_sq`, :func:`causal_gram_frobenius_sq`), at any :math:`\ell`.
+    """
+    return causal_frobenius_sq(s) ** 2 / causal_gram_frobenius_sq(s)
+
+
 class CausalGramOperator(LinearOperator):
     r"""The Gram operator :math:`x \mapsto A^\top A x` of causal attention, :math:`O(\ell)` per
     product.
@@ -340,16 +363,19 @@ class CausalGramOperator(LinearOperator):
         self._y = np.empty(z.size)
         self._out = np.empty(z.size)
 
-    def _matvec(self, x):
-        x = np.asarray(x, dtype=float).ravel()
-        y, out, idx = self._y, self._out, self.support
+    def _product(self, x: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """:math:`A^\top A x` written into ``out`` (no new array)."""
+        y, idx = self._y, self.support
         np.cumsum(x, out=y)
         y *= self.z
         y[idx] += self.d_support * x[idx]
         np.multiply(self.z, y, out=out)
         np.cumsum(out[::-1], out=out[::-1])
         out[idx] += self.d_support * y[idx]
-        return out.copy()
+        return out
+
+    def _matvec(self, x):
+        return self._product(np.asarray(x, dtype=float).ravel(), self._out).copy()
 
     def _rmatvec(self, x):
         return self._matvec(x)
@@ -372,21 +398,25 @@ class CausalGramOperator(LinearOperator):
         converged values). Deterministic; three vectors of memory.
         """
         size = self.shape[0]
-        v_prev, v = np.zeros(size), np.full(size, 1.0 / math.sqrt(size))
+        v_prev, v, w = np.zeros(size), np.full(size, 1.0 / math.sqrt(size)), np.empty(size)
         alpha, beta = [], []
         b_prev, theta = 0.0, 0.0
-        for _ in range(min(max_steps, size)):
-            w = self._matvec(v)
+        for m in range(min(max_steps, size)):
+            self._product(v, w)
             alpha.append(float(v @ w))
             w -= alpha[-1] * v
             w -= b_prev * v_prev
             b = float(np.linalg.norm(w))
-            ritz, vectors = linalg.eigh_tridiagonal(np.array(alpha), np.array(beta))
+            ritz, vectors = linalg.eigh_tridiagonal(
+                np.array(alpha), np.array(beta), select="i", select_range=(m, m)
+            )
             theta = float(ritz[-1])
             if b * abs(vectors[-1, -1]) <= rtol * theta or b <= rtol * theta:
                 break
             beta.append(b)
-            v_prev, v, b_prev = v, w / b, b
+            w /= b
+            v_prev, v, w = v, w, v_prev
+            b_prev = b
         return theta
 
 

@@ -334,6 +334,15 @@ PARAMETERS: dict[str, Parameter] = {
             low=2,
             high=100000,
         ),
+        Parameter(
+            "band_lengths",
+            list,
+            [400, 448],
+            "further token counts for the score-factor reading in the paper's 385-471 band",
+            low=2,
+            high=512,
+            item=int,
+        ),
     ]
 }
 

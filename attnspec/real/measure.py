@@ -34,7 +34,7 @@ from attnspec.real.texts import TEXT_NAMES, read_text
 #: Stream numbers (second spawn-key entry) of the seeded conventions.
 LITERAL_STREAM, TOKEN_STREAM = 0, 1
 #: Bump when a record changes meaning or how it is computed (part of the cache key).
-RECORD_FORMAT = 1
+RECORD_FORMAT = 4
 
 
 @dataclass(frozen=True)
@@ -219,11 +219,20 @@ def _measure(
     seed: int,
     bins: int,
     tokens: bool,
+    band: list[int] = (),
 ) -> TextMeasurement:
     info = get_model(model)
     body = read_text(text)
-    heads: dict[int, list[HeadRecord]] = {n: [] for n in lengths}
+    extra = sorted(set(band) - set(lengths))
+    heads: dict[int, list[HeadRecord]] = {n: [] for n in sorted(set(lengths) | set(extra))}
     layers: dict[int, list[LayerRecord]] = {n: [] for n in lengths}
+
+    def measure_band(n, p, attention, scores):
+        heads[n].extend(
+            head_record(model, text, p.index, h, attention[h], scores[h], False, draws, seed)
+            for layer, h in sorted(literal_heads)
+            if layer == p.index
+        )
 
     def measure_layer(n, p, attention, scores, X):
         heads[n].extend(
@@ -244,16 +253,21 @@ def _measure(
             layers[n].append(layer_record(model, text, p.index, X, draws, seed, bins))
 
     if info.causal:
-        for p in iter_layers(model, body, lengths[-1]):
+        for p in iter_layers(model, body, max(lengths[-1], *extra, 0)):
             for n in (n for n in lengths if n <= p.attention.shape[-1]):
                 measure_layer(n, p, p.attention[:, :n, :n], p.scores[:, :n, :n], p.hidden_in[:n])
+            for n in (n for n in extra if n <= p.attention.shape[-1]):
+                measure_band(n, p, p.attention[:, :n, :n], p.scores[:, :n, :n])
     else:
-        total = len(info.encode(body, lengths[-1]).ids)
+        total = len(info.encode(body, max(lengths[-1], *extra, 0)).ids)
         for n in (n for n in lengths if n <= total):
             for p in iter_layers(model, body, n):
                 measure_layer(n, p, p.attention, p.scores, p.hidden_in)
+        for n in (n for n in extra if n <= total):
+            for p in iter_layers(model, body, n):
+                measure_band(n, p, p.attention, p.scores)
     return TextMeasurement(
-        [r for n in lengths for r in heads[n]], [r for n in lengths for r in layers[n]]
+        [r for n in sorted(heads) for r in heads[n]], [r for n in lengths for r in layers[n]]
     )
 
 
@@ -339,6 +353,7 @@ def measure_text(
     seed: int = 0,
     bins: int = circular.ANGLE_BINS,
     tokens: bool = True,
+    band_lengths=(),
 ) -> TextMeasurement:
     r"""Measure every head and every layer of a model on one shipped text at each length.
 
@@ -367,11 +382,21 @@ def measure_text(
         Histogram bins of the KL divergence.
     tokens : bool
         Also run the paper's :math:`U_X` diagnostic on every layer (:func:`layer_record`).
+    band_lengths : list of int
+        Further token counts at which only the ``literal_heads`` are measured (their records have
+        neither spectra nor a layer record): the paper's length bands of the score-factor
+        reading.
     """
     info = get_model(model)
     lengths = sorted({int(n) for n in lengths})
-    if not lengths or lengths[0] < 2 or lengths[-1] > info.max_tokens:
-        raise InvalidInput(f"lengths must be in [2, {info.max_tokens}] for {model}, got {lengths}")
+    band = sorted({int(n) for n in band_lengths})
+    for name, values in (("lengths", lengths), ("band_lengths", band)):
+        if (values or name == "lengths") and (
+            not values or values[0] < 2 or values[-1] > info.max_tokens
+        ):
+            raise InvalidInput(
+                f"{name} must be in [2, {info.max_tokens}] for {model}, got {values}"
+            )
     draws = validate.integer("draws", draws, 1)
     m = info.heads if spectrum_heads is None else max(1, min(int(spectrum_heads), info.heads))
     chosen = sorted(set(np.linspace(0, info.heads - 1, m).round().astype(int).tolist()))
@@ -386,6 +411,7 @@ def measure_text(
         "seed": int(seed),
         "bins": int(bins),
         "tokens": int(bool(tokens)),
+        "band": "-".join(map(str, band)),
         "record": RECORD_FORMAT,
     }
     arrays = cache.cached(
@@ -402,6 +428,7 @@ def measure_text(
                 int(seed),
                 int(bins),
                 bool(tokens),
+                band,
             )
         ),
         expected=dict.fromkeys(PACKED),

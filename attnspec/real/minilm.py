@@ -96,14 +96,14 @@ def encode(text: str, max_tokens: int = MAX_TOKENS) -> Encoding:
 
 def embed(ids: np.ndarray) -> np.ndarray:
     r"""Embedding output :math:`X_0 = \operatorname{LN}(E_{\text{word}}[t_i] + E_{\text{pos}}[i]
-    + E_{\text{type}}[0])`, shape ``(n, 384)``."""
+    + E_{\text{type}}[0])`, shape ``(n, 384)``, in float64 (:mod:`attnspec.real.ops`)."""
     w = load().weights
     x = (
         w["embeddings.word_embeddings.weight"][ids]
         + w["embeddings.position_embeddings.weight"][: len(ids)]
         + w["embeddings.token_type_embeddings.weight"][0]
     )
-    return _norm(x, "embeddings.LayerNorm")
+    return _norm(x.astype(np.float64), "embeddings.LayerNorm")
 
 
 def layer(index: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,7 +114,7 @@ def layer(index: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     index : int
         Layer number, 0 to 5.
     x : numpy.ndarray
-        Hidden state entering the layer, shape ``(n, 384)``, ``float32``.
+        Hidden state entering the layer, shape ``(n, 384)``, ``float64``.
 
     Returns
     -------

@@ -157,7 +157,7 @@ def attention_maps(model: str, text: str, max_tokens: int = 512) -> tuple[np.nda
     Returns
     -------
     attention : numpy.ndarray
-        Shape ``(layers, heads, n, n)``, ``float32``; map :math:`(l, h)` is the row-stochastic
+        Shape ``(layers, heads, n, n)``, ``float64``; map :math:`(l, h)` is the row-stochastic
         matrix :math:`A^{(l,h)} = \operatorname{softmax}(Q K^\top / \sqrt{d_h})` of head
         :math:`h` in layer :math:`l`, lower triangular for a causal model.
     n : int

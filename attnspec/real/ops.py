@@ -1,7 +1,11 @@
 r"""Array operations shared by the forward passes: normalizations, activations, attention softmax.
 
-All functions take and return ``float32`` arrays, the precision the checkpoints were trained and
-are evaluated in; they act on the last axis and broadcast over the leading ones.
+The weights are stored in ``float32``, the precision the checkpoints were trained and released in;
+the forward passes run in ``float64`` (the embeddings are cast, every product follows), so that the
+stored outputs do not depend on the CPU's float32 code paths: float32 round-off differs between
+SIMD and scalar paths by about :math:`10^{-7}`, enough to move a singular vector of a token matrix
+with a small gap by much more. All functions act on the last axis and broadcast over the leading
+ones.
 """
 
 from __future__ import annotations

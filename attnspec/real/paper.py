@@ -49,3 +49,10 @@ PAPER_VALUES: tuple[PaperValue, ...] = (
     PaperValue("erank1", "median erank₁, real", "314.06", "GPT-2", 1024),
     PaperValue("erank1_c", "median erank₁, canonical", "95.12", "GPT-2", 1024),
 )
+
+#: The paper's length bands of the score-factor reading (GPT-2): the mean angular W₁ of both
+#: score singular factors is "about 0.31 in the 17–64 length band" and "0.10 in the 385–471
+#: band"; the pooled ViT-B/16 mean (ℓ = 577) is "about 0.08".
+PAPER_BANDS: tuple[tuple[int, int], ...] = ((17, 64), (385, 471))
+PAPER_BAND_W1 = {(17, 64): "0.31", (385, 471): "0.10"}
+PAPER_VIT_W1 = "0.08"

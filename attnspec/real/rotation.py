@@ -61,8 +61,6 @@ RANK_RTOL = 1e-6
 TOKEN_RTOL = 1e-5
 #: Extra columns of the range finder of :func:`score_factors`.
 OVERSAMPLE = 8
-#: Angles this close to :math:`\pi` count as :math:`\pi` in :func:`symmetrized_eigen_angles`.
-PI_SNAP = 1e-7
 #: First entry of the spawn key of every :func:`completion_rng` stream.
 COMPLETION_STREAM = 4
 
@@ -162,19 +160,36 @@ def score_rotation(S: np.ndarray, rank: int | None = None) -> np.ndarray:
     return polar_rotation(U, V)
 
 
+def _real_atoms(W: np.ndarray, det_sign: float) -> tuple[int, int]:
+    r"""How many eigenvalues :math:`-1` and :math:`+1` a generic real orthogonal W must have.
+
+    Its eigenvalues are conjugate pairs, :math:`+1`'s and :math:`-1`'s, so
+    :math:`\det W = (-1)^{m_-}` and :math:`n - m_+ - m_-` is even: with no further :math:`\pm 1`,
+    :math:`m_- = [\det W < 0]` and :math:`m_+ = (n - m_-) \bmod 2`.
+    """
+    minus = 1 if det_sign < 0 else 0
+    return minus, (W.shape[0] - minus) % 2
+
+
 def eigen_angles(W: np.ndarray) -> np.ndarray:
     r"""Eigen-angles of an orthogonal matrix, ascending.
 
     :math:`\lambda_j = e^{i \varphi_j}` with :math:`\varphi_j \in (-\pi, \pi]`.
 
     For a real matrix LAPACK returns complex eigenvalues in exact conjugate pairs, so the angles
-    of a real orthogonal matrix come in exact pairs :math:`\pm\varphi` (plus 0 and :math:`\pi` for
-    the real eigenvalues :math:`\pm 1`).
+    of a real orthogonal matrix come in exact pairs :math:`\pm\varphi`, plus 0 and :math:`\pi` for
+    the real eigenvalues :math:`\pm 1`. Those that the determinant forces (:func:`_real_atoms`)
+    are set exactly: a computed :math:`-1 - 10^{-17} i` would otherwise land at :math:`-\pi`, the
+    other end of :math:`(-\pi, \pi]`, and move the Kolmogorov distance by :math:`1/n`.
     """
     W = np.asarray(W, dtype=float)
     if W.ndim != 2 or W.shape[0] != W.shape[1]:
         raise InvalidInput(f"W must be a square matrix, got shape {W.shape}")
-    phi = np.angle(np.linalg.eigvals(W))
+    lam = np.linalg.eigvals(W)
+    phi = np.angle(lam)
+    minus, plus = _real_atoms(W, float(np.prod(lam).real))
+    phi[np.argsort(-np.abs(phi), kind="stable")[:minus]] = math.pi
+    phi[np.argsort(np.abs(phi), kind="stable")[:plus]] = 0.0
     return np.sort(np.where(phi <= -math.pi, math.pi, phi))
 
 
@@ -189,18 +204,19 @@ def symmetrized_eigen_angles(W: np.ndarray) -> np.ndarray:
     each, and a real eigenvalue :math:`\pm 1` gives 0 twice or :math:`\pi` twice. Every distance of
     :func:`angle_discrepancies` is a function of the empirical law, so it is the same on these
     angles as on :func:`eigen_angles`, and a symmetric eigenproblem is much cheaper than a general
-    one. :math:`\arccos` loses half the digits near :math:`\pm 1` (an error of order the square root
-    of the machine epsilon), so angles within :data:`PI_SNAP` of :math:`\pi` are set to :math:`\pi`
-    (the eigenvalue :math:`-1`); otherwise round-off would split that atom between the two ends of
-    :math:`(-\pi, \pi]`, which changes the Kolmogorov distance.
+    one. :math:`\arccos` loses half the digits near :math:`\pm 1`, so the eigenvalues :math:`\pm 1`
+    that the determinant forces (:func:`_real_atoms`, from the sign of an LU determinant) are set
+    exactly; otherwise round-off would split the atom at :math:`-1` between the two ends of
+    :math:`(-\pi, \pi]`, which changes the Kolmogorov distance by :math:`1/n`.
     """
     W = np.asarray(W, dtype=float)
     if W.ndim != 2 or W.shape[0] != W.shape[1]:
         raise InvalidInput(f"W must be a square matrix, got shape {W.shape}")
-    phi = np.arccos(np.clip(np.linalg.eigvalsh((W + W.T) / 2), -1.0, 1.0))
-    phi[phi > math.pi - PI_SNAP] = (
-        math.pi
-    )  # eigenvalue -1: keep it at the cut, not at -pi + round-off
+    lam = np.linalg.eigvalsh((W + W.T) / 2)  # ascending
+    minus, plus = _real_atoms(W, float(np.linalg.slogdet(W)[0]))
+    lam[:minus] = -1.0
+    lam[lam.size - plus :] = 1.0
+    phi = np.arccos(np.clip(lam, -1.0, 1.0))
     return np.sort(
         np.concatenate([-phi[phi < math.pi], phi, [math.pi] * int(np.sum(phi >= math.pi))])
     )

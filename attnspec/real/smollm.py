@@ -167,7 +167,7 @@ def layer(index: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     index : int
         Layer number, 0 to 29.
     x : numpy.ndarray
-        Hidden state entering the layer, shape ``(n, 576)``, ``float32``.
+        Hidden state entering the layer, shape ``(n, 576)``, ``float64``.
 
     Returns
     -------
@@ -223,8 +223,9 @@ def trace(text: str, max_tokens: int = MAX_TOKENS, scores: bool = False) -> Trac
 
 
 def embed(ids: np.ndarray) -> np.ndarray:
-    r"""Token embedding :math:`X_0 = E[t_i]`, shape ``(n, 576)`` (no position embedding: RoPE)."""
-    return load().weights["token_embd.weight"][np.asarray(ids)]
+    r"""Token embedding :math:`X_0 = E[t_i]`, shape ``(n, 576)`` (no position embedding: RoPE), in
+    float64 (:mod:`attnspec.real.ops`)."""
+    return load().weights["token_embd.weight"][np.asarray(ids)].astype(np.float64)
 
 
 def logits(last: np.ndarray) -> np.ndarray:

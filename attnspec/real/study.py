@@ -3,8 +3,9 @@ r"""The real-attention study: both models, every text and length, summarized (on
 :func:`run_study` measures every head and layer (:func:`attnspec.real.measure.measure_text`,
 cached; one process per core, :func:`attnspec.core.parallel.map_processes`) and summarizes them per
 model and length (:mod:`attnspec.real.summary`) into a :class:`Study`. Every random choice comes
-from the root seed: bootstrap indices from child 0 of ``SeedSequence(seed)``, the seeded
-conventions and Haar floors from the streams of :func:`attnspec.real.rotation.completion_rng`.
+from the root seed: bootstrap indices from the children of ``SeedSequence(seed)`` (0: spectra and
+slopes, 1: the :math:`U_X` diagnostic, 2: the score-factor reading), the seeded conventions and
+Haar floors from the streams of :func:`attnspec.real.rotation.completion_rng`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from attnspec.core.parallel import map_processes
 from attnspec.real import summary, uncertainty
 from attnspec.real.measure import HeadRecord, measure_text
 from attnspec.real.models import MODELS, get_model
+from attnspec.real.paper import PAPER_BANDS
 from attnspec.real.texts import TEXT_NAMES
 from attnspec.real.uncertainty import Interval
 
@@ -35,7 +37,9 @@ class Study:
     """Summaries keyed by ``(model, n)``; ``lengths[model]`` lists the lengths measured.
 
     ``slopes[model]`` is the slope of the median real stable rank against :math:`\\log n` with its
-    crossed bootstrap interval, ``slope_difference`` decoder minus encoder.
+    crossed bootstrap interval, ``slope_difference`` decoder minus encoder; ``token_slopes[model]``
+    the exponents of the :math:`U_X` distances against n; ``bands[(model, band)]`` the paper's
+    score-factor reading in each of its length bands.
     """
 
     texts: tuple[str, ...]
@@ -47,6 +51,8 @@ class Study:
     tokens: dict[tuple[str, int], summary.TokenSummary]
     slopes: dict[str, Interval]
     slope_difference: Interval | None
+    token_slopes: dict[str, dict[str, Interval]]
+    bands: dict[tuple[str, tuple[int, int]], summary.BandSummary]
 
     def top(self, model: str) -> int | None:
         """The largest length measured for ``model``."""
@@ -54,41 +60,72 @@ class Study:
 
 
 def run_study(
-    lengths, n_texts: int, max_heads: int, angle_bins: int, seed: int, conventions: int
+    lengths,
+    n_texts: int,
+    max_heads: int,
+    angle_bins: int,
+    seed: int,
+    conventions: int,
+    band_lengths=(),
 ) -> Study:
     """Measure and summarize both models (parameters: :data:`~attnspec.core.config.PARAMETERS`)."""
     ns = sorted({int(n) for n in lengths})
+    band = sorted({int(n) for n in band_lengths} - set(ns))
     texts = tuple(TEXT_NAMES[:n_texts])
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    # (model, text) measurements are independent: one process per core, results in this order
+    rng, rng_tok, rng_lit = (
+        np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(3)
+    )
+    # (model, text) measurements are independent: one process per core, the longest first
     jobs = [
         (
             model,
             text,
             ns,
             max_heads,
-            literal_heads(model) if i == 0 else (),
+            literal_heads(model),
             conventions,
             seed,
             angle_bins,
-            i == 0,
+            True,
+            band,
         )
-        for model in NAMES
-        for i, text in enumerate(texts)
+        for model in reversed(NAMES)
+        for text in texts
     ]
-    heads, layers = {}, {}
+    heads, layers, extra = {}, {}, {}
     for (model, *_), m in zip(jobs, map_processes(measure_text, jobs), strict=True):
         for r in m.heads:
-            heads.setdefault((model, r.n), []).append(r)
+            (heads if r.n in ns else extra).setdefault((model, r.n), []).append(r)
         for r in m.layers:
             layers.setdefault((model, r.n), []).append(r)
+    keys = [(m, n) for m in NAMES for n in ns if (m, n) in heads]
+    heads = {key: sorted(heads[key], key=_order) for key in keys}
+    layers = {key: sorted(layers[key], key=_order) for key in keys if key in layers}
     run = {model: [n for n in ns if (model, n) in heads] for model in NAMES}
     spectra = {key: summary.spectrum_summary(rs, rng) for key, rs in heads.items()}
     rot = {key: summary.rotation_summary(rs, seed, angle_bins) for key, rs in heads.items()}
     lit = {
-        key: s for key, rs in heads.items() if (s := summary.literal_summary(rs, seed, angle_bins))
+        key: s
+        for key, rs in heads.items()
+        if (s := summary.literal_summary(rs, seed, angle_bins, rng_lit))
     }
-    tok = {key: summary.token_summary(rs, seed, angle_bins) for key, rs in layers.items()}
+    tok = {key: summary.token_summary(rs, seed, angle_bins, rng_tok) for key, rs in layers.items()}
+    token_slopes = {
+        model: summary.token_slopes({n: layers[(model, n)] for n in run[model]}, rng_tok)
+        for model in NAMES
+        if len(run[model]) >= 2
+    }
+    bands = {}
+    for model in NAMES:
+        records = [
+            r
+            for (m, _), rs in list(heads.items()) + sorted(extra.items())
+            if m == model
+            for r in rs
+        ]
+        for b in PAPER_BANDS:
+            if found := summary.band_summary(records, b, seed, angle_bins, rng_lit):
+                bands[(model, b)] = found
     slopes, reps = {}, {}
     for model in NAMES:
         if len(run[model]) >= 2:
@@ -105,7 +142,12 @@ def run_study(
         if len(reps) == 2
         else None
     )
-    return Study(texts, run, heads, spectra, rot, lit, tok, slopes, diff)
+    return Study(texts, run, heads, spectra, rot, lit, tok, slopes, diff, token_slopes, bands)
+
+
+def _order(r) -> tuple:
+    """Records in text order, then layer, then head (the order of every summary's tables)."""
+    return (list(TEXT_NAMES).index(r.text), r.layer, getattr(r, "head", 0))
 
 
 __all__ = ["MODELS", "NAMES", "Study", "literal_heads", "run_study"]

@@ -26,7 +26,7 @@ class Trace:
         Their vocabulary ids, shape ``(n,)``.
     attention : numpy.ndarray
         Attention probabilities :math:`A^{(l,h)} = \operatorname{softmax}(S^{(l,h)})`, shape
-        ``(layers, heads, n, n)``, ``float32``; row :math:`i` of map :math:`(l, h)` is the
+        ``(layers, heads, n, n)``, ``float64``; row :math:`i` of map :math:`(l, h)` is the
         distribution with which position :math:`i` reads the values in head :math:`h` of layer
         :math:`l` (zero-based).
     hidden : numpy.ndarray

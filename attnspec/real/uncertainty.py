@@ -34,6 +34,8 @@ class Interval:
         The ``level`` percentile interval of the bootstrap replicates.
     n_texts, n_heads : int
         Size of the table (texts, heads).
+    se : float
+        Standard deviation of the bootstrap replicates (NaN when not computed).
     """
 
     value: float
@@ -41,6 +43,7 @@ class Interval:
     high: float
     n_texts: int
     n_heads: int
+    se: float = float("nan")
 
     def excludes(self, x: float) -> bool:
         """Whether ``x`` lies outside ``[low, high]``."""
@@ -69,9 +72,9 @@ def _bounds(replicates: np.ndarray, level: float) -> tuple[float, float]:
 
 
 def median_interval(
-    values, rng: np.random.Generator, reps: int = REPS, level: float = LEVEL
+    values, rng: np.random.Generator, reps: int = REPS, level: float = LEVEL, statistic=np.median
 ) -> Interval:
-    r"""Median of a texts × heads table with a crossed bootstrap interval.
+    r"""Median (or ``statistic``) of a texts × heads table with a crossed bootstrap interval.
 
     Parameters
     ----------
@@ -83,14 +86,18 @@ def median_interval(
         Bootstrap replicates.
     level : float
         Coverage of the percentile interval.
+    statistic : callable
+        ``statistic(array, axis=1)``, e.g. :func:`numpy.median` or :func:`numpy.mean`.
     """
     v = _check_table(values)
     if v.ndim != 2:
         raise InvalidInput(f"values must have shape (texts, heads), got {v.shape}")
     ti, hi = _indices(v.shape, rng, reps)
     sub = v[ti[:, :, None], hi[:, None, :]].reshape(reps, -1)
-    lo, up = _bounds(np.median(sub, axis=1), level)
-    return Interval(float(np.median(v)), lo, up, v.shape[0], v.shape[1])
+    replicates = statistic(sub, axis=1)
+    lo, up = _bounds(replicates, level)
+    value = float(statistic(v.reshape(1, -1), axis=1)[0])
+    return Interval(value, lo, up, v.shape[0], v.shape[1], float(np.std(replicates)))
 
 
 def _slopes(medians: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -127,7 +134,7 @@ def slope_interval(
     value, rep = slope_replicates(values, log_n, rng, reps)
     lo, hi = _bounds(rep, level)
     v = np.asarray(values)
-    return Interval(value, lo, hi, v.shape[1], v.shape[2])
+    return Interval(value, lo, hi, v.shape[1], v.shape[2], float(np.std(rep)))
 
 
 def difference_interval(

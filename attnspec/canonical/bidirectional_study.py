@@ -1,0 +1,503 @@
+r"""Everything the chapter *The canonical model* computes on bidirectional attention, in one call.
+
+:func:`bidirectional_study` returns a :class:`BidirectionalStudy`: the per-:math:`\ell` summaries
+of :mod:`attnspec.canonical.summary` at the chapter's lengths and on a wide grid
+(:data:`LIN_EXPONENTS`, :data:`LOG_EXPONENTS`; exact by :mod:`attnspec.canonical.two_score`),
+the bounded
+bulk (dense, up to ``dense_max``), the two forms of :math:`\operatorname{srank} \approx k + 1`, the
+appendix counterexample and the signed-score extension. Its methods give the chapter its glued
+values (:meth:`BidirectionalStudy.glue_values`), tables and claims
+(:meth:`BidirectionalStudy.claims`); every scaling claim is decided by a fitted exponent
+(:mod:`attnspec.canonical.rates`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnspec.canonical import model
+from attnspec.canonical.rates import criterion_text, rate_test, series
+from attnspec.canonical.summary import (
+    BidirectionalSummary,
+    BoundedBulkSummary,
+    bidirectional_summary,
+    bounded_bulk_summary,
+    exact_identities,
+)
+from attnspec.canonical.two_score import TwoScoreSummary, two_score_summary
+from attnspec.core.claims import Claim
+
+#: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
+#: does not involve the slow margin): 2^6 .. 2^30, exact by the two-score reduction.
+LIN_EXPONENTS = tuple(range(6, 31, 2))
+#: log2 of the lengths of the rate fits at the slow margin f = log ell: 2^6 .. 2^1000, so that f
+#: spans more than two decades (the rates 1/f and log f/f separate only over a wide range of f).
+LOG_EXPONENTS = (6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512, 724, 1000)
+#: A spike fraction k/ell that does not vanish.
+C_FIXED = 0.25
+#: Signed-score extension: a negative bulk score, and one deep negative score.
+NEG_SCORE, DEEP = -2.0, 20.0
+
+
+def dense_grid(ell_values, dense_max: int) -> list[int]:
+    """Powers of two from 64 to ``dense_max``, with the chapter's lengths capped at
+    ``dense_max``."""
+    grid = {2**j for j in range(6, 15) if 2**j <= dense_max}
+    return sorted(grid | {min(int(ell), dense_max) for ell in ell_values})
+
+
+def _wide(k: int, margin: str, exponents) -> list[TwoScoreSummary]:
+    """Exact two-score summaries at ell = 2^j, j in ``exponents``, at margin ``margin``."""
+    return [
+        two_score_summary(2**j, k, float(2**j) if margin == "lin" else j * math.log(2))
+        for j in exponents
+    ]
+
+
+@dataclass(frozen=True)
+class BidirectionalStudy:
+    """The chapter's bidirectional computations (see the module docstring)."""
+
+    ells: list[int]
+    k: int
+    bulk_max: float
+    at: dict  # margin -> [BidirectionalSummary] at the chapter's lengths
+    wide: dict  # "log", "lin", "w1" -> [TwoScoreSummary] on the rate grids
+    bounded: list  # [BoundedBulkSummary] on the dense grid
+    root_srank: dict  # ell -> srank with k = isqrt(ell) spikes, f = ell (chapter and rate grid)
+    fixed_c: dict  # ell -> (k, srank, limit) at k/ell = C_FIXED
+    cex_gaps: dict  # ell -> (2 sqrt(ell)(s1 - 1), 2 sqrt(ell)(1 - s2), s3)
+    cex_exact: float
+    lam_signed: list  # (ell - 1) lambda_min with a bulk at NEG_SCORE, per chapter length
+    deep_bound: float  # 3 ell sigma_ell <= 3 ell min lambda for one score at -DEEP
+    deep_ell: int
+    identities: object
+
+    # --- values -------------------------------------------------------------------------------
+
+    def glue_values(self) -> dict:
+        """Every value the chapter's prose quotes, by key (without the ``canon_`` prefix)."""
+        log_, lin_ = self.at["log"], self.at["lin"]
+        mid = log_[len(log_) // 2]
+        ell_max = self.ells[-1]
+        kc, srank_c, limit_c = self.fixed_c[ell_max]
+        rates = self.rate_tests()
+        return {
+            "k": self.k,
+            "ell_max": ell_max,
+            "B": round(self.bulk_max, 4),
+            "ells": ", ".join(map(str, self.ells)),
+            "rate_lin_max_log2": LIN_EXPONENTS[-1],
+            "rate_log_max_log2": LOG_EXPONENTS[-1],
+            "rate_f_max": round(LOG_EXPONENTS[-1] * math.log(2), 1),
+            "alpha_dev_f_ell": round(lin_[-1].profile_error, 8),
+            "alpha_dev_f_log": round(log_[-1].profile_error, 6),
+            "middle_value": round(model.middle_singular_value(ell_max, math.log), 6),
+            "alpha_plus": round(float(model.alpha_plus(self.k / ell_max)), 6),
+            "alpha_minus": round(float(model.alpha_minus(self.k / ell_max)), 6),
+            "srank_log": series([x.srank for x in log_], 4),
+            "srank_lin": series([x.srank for x in lin_], 4),
+            "srank_log_mid": round(mid.srank, 4),
+            "srank_log_mid_ell": mid.ell,
+            "srank_log_mid_gap": round(100 * (1 - mid.srank / (self.k + 1)), 1),
+            "srank_log_mid_limit_gap": round(100 * (1 - mid.srank / mid.srank_limit), 1),
+            "profile_exp_log": round(rates["profile_log"].exponent, 3),
+            "profile_exp_lin": round(rates["profile_lin"].exponent, 3),
+            "profile_const_log": round(rates["profile_log"].constant, 3),
+            "profile_const_lin": round(rates["profile_lin"].constant, 3),
+            "bulk_d_bound": round(math.expm1(self.bulk_max), 4),
+            "bulk_d_max": round(max(x.bulk_d_max * x.ell for x in self.bounded), 4),
+            "bulk_tail_max": round(max(x.tail * x.ell for x in self.bounded), 4),
+            "bulk_tail_exp": round(rates["tail"].exponent, 3),
+            "additive_root": series(
+                [self.root_srank[e] - (math.isqrt(e) + 1) for e in self.ells], 1
+            ),
+            "relative_root": series(
+                [self.root_srank[e] / (math.isqrt(e) + 1) - 1 for e in self.ells], 3
+            ),
+            "c0": C_FIXED,
+            "c0_srank": round(srank_c, 2),
+            "c0_k1": kc + 1,
+            "c0_limit": round(limit_c, 2),
+            "cex_gaps": " / ".join(
+                f"{self.cex_gaps[e][0]:.3f}, {self.cex_gaps[e][1]:.3f}" for e in self.ells
+            ),
+            "neg_score": NEG_SCORE,
+            "neg_lam": series(self.lam_signed, 4),
+            "deep_neg": -DEEP,
+            "ell0": self.deep_ell,
+            "deep_3l_bound": f"{self.deep_bound:.1e}",
+        }
+
+    # --- tables -------------------------------------------------------------------------------
+
+    def profile_table(self) -> tuple[list[str], list[list]]:
+        """Profile error and stable rank at both margins, per chapter length."""
+        header = [
+            r"$\ell$",
+            r"$c = k/\ell$",
+            r"error, $f = \log\ell$",
+            r"error, $f = \ell$",
+            r"srank, $f = \log\ell$",
+            r"srank, $f = \ell$",
+            r"$(k + 1 - c)/\alpha_+(c)^2$",
+        ]
+        rows = [
+            [
+                x.ell,
+                f"{x.c:.5f}",
+                f"{x.profile_error:.4f}",
+                f"{y.profile_error:.2e}",
+                f"{x.srank:.4f}",
+                f"{y.srank:.4f}",
+                f"{y.srank_limit:.4f}",
+            ]
+            for x, y in zip(self.at["log"], self.at["lin"], strict=True)
+        ]
+        return header, rows
+
+    def forms_table(self) -> tuple[list[str], list[list]]:
+        """The two forms of srank ≈ k + 1 with k = √ℓ spikes (f = ℓ)."""
+        header = [
+            r"$\ell$",
+            r"$k = \sqrt\ell$",
+            "srank",
+            r"srank $- (k + 1)$",
+            r"$-(k + 1)\sqrt c$",
+            r"srank$/(k + 1) - 1$",
+            r"$-\sqrt c$",
+        ]
+        rows = []
+        for ell, s in self.root_srank.items():
+            kk = math.isqrt(ell)
+            c = kk / ell
+            rows.append(
+                [
+                    ell,
+                    kk,
+                    f"{s:.3f}",
+                    f"{s - (kk + 1):.2f}",
+                    f"{-(kk + 1) * math.sqrt(c):.2f}",
+                    f"{s / (kk + 1) - 1:.4f}",
+                    f"{-math.sqrt(c):.4f}",
+                ]
+            )
+        return header, rows
+
+    def counterexample_table(self) -> tuple[list[str], list[list]]:
+        """The appendix counterexample's two leading singular values, per chapter length."""
+        header = [
+            r"$\ell$",
+            r"$2\sqrt\ell(\sigma_1 - 1)$",
+            r"$2\sqrt\ell(1 - \sigma_2)$",
+            r"$\sigma_3$",
+        ]
+        rows = []
+        for ell in self.ells:
+            a, b, s3 = self.cex_gaps[ell]
+            rows.append([ell, f"{a:.4f}", f"{b:.4f}", "≤ 1e-12" if s3 <= 1e-12 else f"{s3:.2e}"])
+        return header, rows
+
+    # --- claims -------------------------------------------------------------------------------
+
+    def rate_tests(self) -> dict:
+        """The scaling claims, each a :class:`~attnspec.canonical.rates.RateTest`."""
+        out = {}
+        for margin in ("log", "lin"):
+            xs = self.wide[margin]
+            f = np.array([x.f for x in xs])
+            cand = {"1/f": 1 / f, "log f/f": np.log(f) / f}
+            out[f"profile_{margin}"] = rate_test(f, [x.profile_error for x in xs], cand, "1/f")
+            out[f"lamk1_{margin}"] = rate_test(f, [x.lamk1_error for x in xs], cand, "1/f")
+            out[f"limit_{margin}"] = rate_test(
+                f, [abs(x.srank / x.srank_limit - 1) for x in xs], cand, "1/f"
+            )
+        lin = self.wide["lin"]
+        ell = np.array([x.ell for x in lin], float)
+        rate = 1 / ell + np.sqrt(self.k / ell)
+        out["lead"] = rate_test(
+            ell,
+            [x.lead_error for x in lin],
+            {"1/f + √c": rate, "(1/f + √c) log ℓ": rate * np.log(ell)},
+            "1/f + √c",
+        )
+        out["w1"] = rate_test(ell, [x.w1 for x in self.wide["w1"]], kind="zero")
+        out["srank_k1"] = rate_test(ell, [abs(x.srank - (self.k + 1)) for x in lin], kind="zero")
+        out["erank2_k1"] = rate_test(ell, [abs(x.erank2 - (self.k + 1)) for x in lin], kind="zero")
+        dense = np.array([x.ell for x in self.bounded], float)
+        out["tail"] = rate_test(
+            dense,
+            [x.tail for x in self.bounded],
+            {"1/ℓ": 1 / dense, "log ℓ/ℓ": np.log(dense) / dense},
+            "1/ℓ",
+        )
+        roots = np.array(list(self.root_srank), float)
+        kk = np.floor(np.sqrt(roots))
+        srank = np.array(list(self.root_srank.values()))
+        out["relative"] = rate_test(roots, np.abs(srank / (kk + 1) - 1), kind="zero")
+        out["additive"] = rate_test(
+            roots,
+            np.abs(srank - (kk + 1)),
+            {"(k + 1)√c": (kk + 1) * np.sqrt(kk / roots), "1": np.ones_like(roots)},
+            "(k + 1)√c",
+            "theta",
+        )
+        cex = np.array(list(self.cex_gaps), float)
+        dev = [max(abs(a - 1), abs(b - 1)) for a, b, _ in self.cex_gaps.values()]
+        out["cex"] = rate_test(cex, dev, kind="zero")
+        return out
+
+    def claims(self) -> list[Claim]:
+        """The chapter's claims: sanity checks, the paper's bidirectional statements, the derived
+        forms, the appendix counterexample and the signed-score extension."""
+        t = self.rate_tests()
+        lam_lo = min(x.lam_min for x in self.at["log"] + self.at["lin"] + self.bounded)
+        lam_hi = max(x.lam_max for x in self.at["log"] + self.at["lin"] + self.bounded)
+        grids = {
+            "log": f"ℓ = 2^{LOG_EXPONENTS[0]} … 2^{LOG_EXPONENTS[-1]}",
+            "lin": f"ℓ = 2^{LIN_EXPONENTS[0]} … 2^{LIN_EXPONENTS[-1]}",
+        }
+        dense = f"ℓ = {self.bounded[0].ell} … {self.bounded[-1].ell}, dense"
+        bounded_ok = all(
+            x.bulk_d_max * x.ell <= math.expm1(self.bulk_max) * (1 + 1e-12) and x.bulk_d_min >= 0
+            for x in self.bounded
+        )
+        no_grid = "the grid cannot separate the candidates, or the exponent sits on the boundary."
+
+        def rate_claim(claim, key, claimed, variable, provenance):
+            test = t[key]
+            grid = dense if key == "tail" else grids["log" if key.endswith("_log") else "lin"]
+            const = (
+                "" if test.kind == "zero" else f"; largest ratio to {claimed}: {test.constant:.3g}"
+            )
+            return Claim(
+                claim,
+                f"exponent {test.exponent_text()} ({grid}){const}",
+                criterion_text(test, claimed, variable),
+                test.holds,
+                no_grid
+                if test.holds is None
+                else (
+                    "the quantity does not decay over the grid."
+                    if test.kind == "zero"
+                    else f"the measured exponent contradicts {claimed}."
+                ),
+                provenance,
+            )
+
+        P_BI = "paper, bidirectional singular values"
+        return [
+            Claim(
+                f"exact identities ({len(self.identities.deviations)}, in the dropdown above)",
+                "≤ 1e-12" if self.identities.largest <= 1e-12 else f"{self.identities.largest:.2e}",
+                "largest deviation ≤ 1e-12 (round-off)",
+                self.identities.largest <= 1e-12,
+                "a closed form differs from the dense computation beyond round-off.",
+                "sanity check",
+            ),
+            Claim(
+                r"eigenvalues of $A_b$ real, in $[0, 1]$, $\lambda_1 = 1$, interlacing ($s \ge 0$)",
+                f"min {lam_lo:.6f}, max {lam_hi:.6f}",
+                r"within $[-10^{-12}, 1 + 10^{-12}]$; identities above",
+                lam_lo >= -1e-12 and lam_hi <= 1 + 1e-12,
+                "an eigenvalue leaves [0, 1] although all scores are non-negative.",
+                "paper, bidirectional eigenvalues",
+            ),
+            rate_claim(
+                r"$\lambda_{k+1} = 1 - c + O(1/f)$, $f = \log\ell$",
+                "lamk1_log",
+                "1/f",
+                "f",
+                "paper, bidirectional eigenvalues",
+            ),
+            rate_claim(
+                r"… and at $f = \ell$", "lamk1_lin", "1/f", "f", "paper, bidirectional eigenvalues"
+            ),
+            rate_claim(r"profile error $O(1/f)$, $f = \log\ell$", "profile_log", "1/f", "f", P_BI),
+            rate_claim(r"profile error $O(1/f)$, $f = \ell$", "profile_lin", "1/f", "f", P_BI),
+            Claim(
+                r"bounded bulk: $0 \le d_i \le (e^B - 1)/\ell$, $i > k$",
+                f"largest $d_i\\ell$ {max(x.bulk_d_max * x.ell for x in self.bounded):.4f}",
+                f"$\\le e^B - 1$ = {math.expm1(self.bulk_max):.4f} (the paper's constant)",
+                bounded_ok,
+                "an entry of D exceeds (e^B − 1)/ℓ or is negative.",
+                "paper, bounded bulk",
+            ),
+            rate_claim(
+                r"bounded bulk: $\sigma_i = O(1/\ell)$, $i \ge k + 2$",
+                "tail",
+                "1/ℓ",
+                "ℓ",
+                "paper, bounded bulk",
+            ),
+            rate_claim(
+                r"the $k + 1$ leading values $\to 1$, error $O(1/f + \sqrt c)$, $f = \ell$",
+                "lead",
+                "1/f + √c",
+                "ℓ",
+                P_BI,
+            ),
+            rate_claim(
+                r"empirical laws of $\sigma$, $\lambda$ $\to c\delta_1 + (1 - c)\delta_0$ "
+                r"($W_1$, $f = \log\ell$)",
+                "w1",
+                "",
+                "ℓ",
+                P_BI,
+            ),
+            rate_claim(
+                r"fixed $k$: srank$(A_b) = k + 1 + o(1)$, $f = \ell$",
+                "srank_k1",
+                "",
+                "ℓ",
+                "paper, ranks",
+            ),
+            rate_claim(
+                r"erank$_2(A_b) = k + 1 + o(1)$, $f = \ell$", "erank2_k1", "", "ℓ", "paper, ranks"
+            ),
+            rate_claim(
+                r"srank$(A_b) \to (k + 1 - c)/\alpha_+(c)^2$ at rate $O(1/f)$, $f = \log\ell$",
+                "limit_log",
+                "1/f",
+                "f",
+                "derived here",
+            ),
+            rate_claim(r"… and at $f = \ell$", "limit_lin", "1/f", "f", "derived here"),
+            rate_claim(
+                r"$k = \sqrt\ell$: srank$/(k + 1) \to 1$ (the relative form holds)",
+                "relative",
+                "",
+                "ℓ",
+                "derived here",
+            ),
+            rate_claim(
+                r"$k = \sqrt\ell$: $\vert$srank $- (k + 1)\vert$ grows like $(k + 1)\sqrt c$ "
+                "(the additive form fails)",
+                "additive",
+                "(k + 1)√c",
+                "ℓ",
+                "derived here",
+            ),
+            Claim(
+                r"appendix: $\Sigma$ and $S$ share singular values, "
+                r"$\operatorname{softmax}(S)$ has rank one",
+                "≤ 1e-12" if self.cex_exact <= 1e-12 else f"{self.cex_exact:.2e}",
+                f"≤ 1e-12 (dense, $\\ell$ = {self.deep_ell})",
+                self.cex_exact <= 1e-12,
+                "the counterexample's matrices do not have the stated spectra.",
+                "paper, Appendix A: “Σ = t_ℓ e₁e₁ᵀ and S = (t_ℓ/ℓ)11ᵀ … share singular values … "
+                "yet produce rank-one softmax(S)”",
+            ),
+            rate_claim(
+                r"appendix: $2\sqrt\ell\,\vert\sigma_{1,2} - 1\vert \to 1$ "
+                r"(two values near 1 for $\operatorname{softmax}(\Sigma)$)",
+                "cex",
+                "",
+                "ℓ",
+                "paper, Appendix A; the rate is derived here",
+            ),
+            Claim(
+                r"extension: signed scores give $\lambda_{\min}(A_b) \in (-1/(\ell - 1), 0)$",
+                series(self.lam_signed, 4),
+                r"$(\ell - 1)\lambda_{\min} \in (-1, 0)$",
+                all(-1 < v < 0 for v in self.lam_signed),
+                "with a negative bulk the smallest eigenvalue is not in (−1/(ℓ − 1), 0).",
+                "derived here (outside the model)",
+            ),
+            Claim(
+                r"extension: $\sigma_i \ge 1/(3i)$ fails for a signed score",
+                f"$3\\ell\\sigma_\\ell \\le$ {self.deep_bound:.1e}",
+                "$< 1$",
+                self.deep_bound < 1,
+                "the negative score is not deep enough to break the bound.",
+                "derived here (outside the model)",
+            ),
+        ]
+
+
+def _counterexample(ell0: int, grid) -> tuple[float, dict]:
+    A_sigma, A_s = model.counterexample_attention(ell0)
+    t0 = 2 * math.log(ell0)
+    S_sv = np.linalg.svd(np.full((ell0, ell0), t0 / ell0), compute_uv=False)
+    sv_s, sv_sigma = np.linalg.svd(A_s, compute_uv=False), np.linalg.svd(A_sigma, compute_uv=False)
+    exact = max(
+        abs(S_sv[0] - t0) / t0,
+        float(np.max(S_sv[1:])) / t0,
+        float(sv_s[1]),
+        float(
+            np.max(
+                np.abs(
+                    sv_sigma - model.bidirectional_singular_values(np.r_[t0, np.zeros(ell0 - 1)])
+                )
+            )
+        ),
+    )
+    gaps = {}
+    for ell in grid:
+        s = two_score_summary(ell, 1, float(ell)).top  # one spike, e^t = ell^2: t = 2 log ell
+        gaps[ell] = (2 * math.sqrt(ell) * (s[0] - 1), 2 * math.sqrt(ell) * (1 - s[1]), s[2])
+    return exact, gaps
+
+
+def bidirectional_study(ell_values, k: int, bulk_max: float, seed: int, dense_max: int):
+    """Run every bidirectional computation of the chapter (parameters as in the chapter)."""
+    ells = sorted({int(e) for e in ell_values})
+    at = {m: [bidirectional_summary(ell, k, m) for ell in ells] for m in ("log", "lin")}
+    wide = {
+        "log": _wide(k, "log", LOG_EXPONENTS),
+        "lin": _wide(k, "lin", LIN_EXPONENTS),
+        "w1": _wide(k, "log", LIN_EXPONENTS),
+    }
+    bounded = [bounded_bulk_summary(ell, k, bulk_max, seed) for ell in dense_grid(ells, dense_max)]
+    ell0 = min(ells[0], dense_max)
+    identities = exact_identities(ell0, k, bulk_max, seed, at["log"] + at["lin"] + bounded)
+    grid = sorted(set(ells) | {2**j for j in LIN_EXPONENTS})
+    root = {ell: two_score_summary(ell, math.isqrt(ell), float(ell)).srank for ell in grid}
+    fixed_c = {}
+    for ell in ells:
+        kc = max(1, round(C_FIXED * ell))
+        fixed_c[ell] = (
+            kc,
+            two_score_summary(ell, kc, float(ell)).srank,
+            model.stable_rank_limit(kc, ell),
+        )
+    exact, gaps = _counterexample(ell0, grid)
+    lam_signed = [
+        float(
+            model.bidirectional_eigenvalues(
+                np.r_[model.spike_bulk_scores(ell, k, f=math.log)[:k], np.full(ell - k, NEG_SCORE)]
+            ).min()
+        )
+        * (ell - 1)
+        for ell in ells
+    ]
+    deep = np.zeros(ell0)
+    deep[1] = -DEEP
+    deep_bound = 3 * ell0 * float(np.min(model.causal_eigenvalues(deep)))
+    return BidirectionalStudy(
+        ells,
+        k,
+        bulk_max,
+        at,
+        wide,
+        bounded,
+        root,
+        fixed_c,
+        gaps,
+        exact,
+        lam_signed,
+        deep_bound,
+        ell0,
+        identities,
+    )
+
+
+__all__ = [
+    "BidirectionalStudy",
+    "BidirectionalSummary",
+    "BoundedBulkSummary",
+    "bidirectional_study",
+]
