@@ -4,9 +4,9 @@ With input :math:`X = I_d` and :math:`W_Q, W_K \in \mathbb R^{d \times d_{qk}}` 
 :math:`N(0, 1)` entries, :math:`S = W_Q W_K^\top/\sqrt{d_{qk}}` has rank :math:`d_{qk}` and entries
 of variance 1 that are not Gaussian: given the query :math:`q_i`, row i is
 :math:`N(0, \rho_{\rm key})`-distributed with the key Gram :math:`\rho = W_K W_K^\top/d_{qk}`, and
-given its norm, :math:`S_{ij} \sim N(0, r_i)` with :math:`r_i = \lVert q_i \rVert^2/d_{qk} \sim
+given its norm, :math:`S_{ij} \sim N(0, \xi_i)` with :math:`\xi_i = \lVert q_i \rVert^2/d_{qk} \sim
 \chi^2_{d_{qk}}/d_{qk}`. Everything below follows from
-:math:`E e^{t r_i} = (1 - 2t/d_{qk})^{-d_{qk}/2}` and is derived in this book. At
+:math:`E e^{t \xi_i} = (1 - 2t/d_{qk})^{-d_{qk}/2}` and is derived in this book. At
 :math:`d_{qk} = d` the draws are those of :func:`attnspec.models.attention.draw_scores` (the first
 two draws of a trial's generator).
 """
@@ -68,8 +68,8 @@ def normalizer_std_exact(beta: float, d_qk: int, d: int | None = None) -> float:
     r"""Exact standard deviation of :math:`D_i = Z_i/(d\, e^{\beta^2/2})`,
     :math:`Z_i = \sum_j e^{\beta S_{ij}}`; ``d=None`` gives its limit as :math:`d \to \infty`.
 
-    Given :math:`r_i`, the d terms of :math:`Z_i` are independent with
-    :math:`E[e^{\beta S_{ij}} \mid r_i] = e^{\beta^2 r_i/2}`, so with
+    Given :math:`\xi_i`, the d terms of :math:`Z_i` are independent with
+    :math:`E[e^{\beta S_{ij}} \mid \xi_i] = e^{\beta^2 \xi_i/2}`, so with
     :math:`m(t) = E e^{t r}` (:func:`norm_mgf`)
 
     .. math::
