@@ -62,6 +62,19 @@ def test_python_dash_m_attnspec_is_the_command():
     assert done.returncode == 0 and "notebooks" in done.stdout
 
 
+def test_python_dash_m_imports_nothing_from_the_current_folder(tmp_path):
+    (tmp_path / "numpy.py").write_text('raise SystemExit("imported from the current folder")\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "attnspec", "law", "--beta", "1", "--at", "1"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "edge lambda_+" in done.stdout
+
+
 @pytest.mark.parametrize("name", toc_chapter_names())
 def test_listing_reads_what_jupytext_reads(name):
     nb = chapter(name).read_source()
