@@ -47,6 +47,7 @@ from .pdf import release_date
 
 #: Files at the tree's top that the archive holds as they are.
 TOP_FILES = (
+    "LICENSE",
     "requirements.lock",
     "requirements-data.lock",
     "CITATION.cff",
