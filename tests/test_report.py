@@ -11,7 +11,6 @@ from attnspec.publish.report import (
     claims_markdown,
     decimals_for,
     fixed,
-    format_power_of_ten,
     format_uncertain,
     markdown_table,
     significant,
@@ -108,11 +107,6 @@ def test_significant_digits_as_float_and_text():
     assert significant_text(0.012345) == "0.012" and significant_text(1234.5, 3) == "1230"
     assert significant_text(6.27e6) == "6.3 × 10⁶" and significant_text(-4.2e-5) == "-4.2 × 10⁻⁵"
     assert significant_text(0.0) == "0"
-    assert format_power_of_ten(3.8e5) == "3.8 × 10⁵" and format_power_of_ten(math.inf) == "∞"
-    assert format_power_of_ten(1.1e-5) == "1.1 × 10⁻⁵"
-    assert format_power_of_ten(9.99e5) == "1.0 × 10⁶"
-    assert format_power_of_ten(123.0, 2) == "1.23 × 10²"
-    assert format_power_of_ten(4.2) == "4.2" and format_power_of_ten(math.nan) == "n/a"
 
 
 def test_a_claim_the_data_cannot_resolve_is_a_third_verdict():

@@ -29,6 +29,7 @@ from attnspec.canonical.summary import (
 )
 from attnspec.canonical.two_score import TwoScoreSummary, two_score_summary
 from attnspec.core.claims import Claim
+from attnspec.core.typography import length_range
 
 #: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
 #: does not involve the slow margin): 2^6 .. 2^30, exact by the two-score reduction.
@@ -257,8 +258,8 @@ class BidirectionalStudy:
         lam_lo = min(x.lam_min for x in self.at["log"] + self.at["lin"] + self.bounded)
         lam_hi = max(x.lam_max for x in self.at["log"] + self.at["lin"] + self.bounded)
         grids = {
-            "log": f"ℓ = 2^{LOG_EXPONENTS[0]} … 2^{LOG_EXPONENTS[-1]}",
-            "lin": f"ℓ = 2^{LIN_EXPONENTS[0]} … 2^{LIN_EXPONENTS[-1]}",
+            "log": length_range(LOG_EXPONENTS),
+            "lin": length_range(LIN_EXPONENTS),
         }
         dense = f"ℓ = {self.bounded[0].ell} … {self.bounded[-1].ell}, dense"
         bounded_ok = all(

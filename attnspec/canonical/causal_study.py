@@ -22,6 +22,7 @@ from attnspec.canonical.causal_search import LowerBoundSearch, lower_bound_searc
 from attnspec.canonical.rates import criterion_text, log_slope, rate_test, series
 from attnspec.canonical.summary import CausalSummary, bounded_bulk_scores, causal_summary
 from attnspec.core.claims import Claim
+from attnspec.core.typography import length_range
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
@@ -46,7 +47,7 @@ QUOTE_LOG2 = "paper, causal singular values: “σ_{k+m_ℓ}(A) → 0 whenever m
 QUOTE_ORDER = (
     "paper, Appendix A: “the causal results depend on placing descending singular values along "
     "the diagonal before masking — at ℓ = 2, diagonal scores (t, 0) give eigenvalues 1 and 1/2 "
-    "while (0, t) gives 1 and e^t/(e^t + 1)”"
+    "while (0, t) gives 1 and eᵗ/(eᵗ + 1)”"
 )
 
 
@@ -294,7 +295,8 @@ class CausalStudy:
         claims = [
             Claim(
                 r"the $k$ largest eigenvalues $\to 1$ at speed $O(1/f)$, $f = \log\ell$",
-                f"exponent {t['spike_eig'].exponent_text()} (closed form, ℓ = 2^6 … 2^30)",
+                f"exponent {t['spike_eig'].exponent_text()} "
+                f"(closed form, {length_range(EIG_EXPONENTS)})",
                 criterion_text(t["spike_eig"], "1/f", "f"),
                 t["spike_eig"].holds,
                 no_grid,
@@ -311,7 +313,7 @@ class CausalStudy:
             ),
             Claim(
                 r"empirical law of $\lambda \to c\delta_1 + (1 - c)\delta_0$ ($W_1$)",
-                f"exponent {t['w1'].exponent_text()} (ℓ = 2^6 … 2^20)",
+                f"exponent {t['w1'].exponent_text()} ({length_range(W1_EXPONENTS)})",
                 criterion_text(t["w1"], "", "ℓ"),
                 t["w1"].holds,
                 no_grid,
@@ -338,7 +340,8 @@ class CausalStudy:
             claims.append(
                 Claim(
                     r"spike subspace: $\sigma_k \ge 1 - O(k/(\ell f))$",
-                    f"exponent {t['sigma_k'].exponent_text()} (Lanczos, ℓ = 2^6 … 2^16); largest "
+                    f"exponent {t['sigma_k'].exponent_text()} "
+                    f"(Lanczos, {length_range(TOP_EXPONENTS)}); largest "
                     f"ratio {t['sigma_k'].constant:.3g}",
                     criterion_text(t["sigma_k"], "k/(ℓf)", "ℓ"),
                     t["sigma_k"].holds,

@@ -28,6 +28,7 @@ from attnspec.canonical.rates import criterion_text, log_slope, rate_test, serie
 from attnspec.canonical.summary import bounded_bulk_scores
 from attnspec.canonical.two_score import two_score_summary
 from attnspec.core.claims import Claim
+from attnspec.core.typography import format_power_of_ten, power_of_two
 from attnspec.numerics.spectra import erank1, erank2_amplitude
 
 #: Cesàro asymptotics with the exact O(ell) operator.
@@ -53,14 +54,6 @@ def sigma0_erank2(ell: float) -> float:
     h = float(special.digamma(ell + 1) + np.euler_gamma)
     h2 = float(math.pi**2 / 6 - special.polygamma(1, ell + 1))
     return h * h / (2 * h - h2)
-
-
-def _power_of_ten(x: float) -> str:
-    """``x`` to two significant digits as ``m × 10ⁿ``."""
-    mantissa, exponent = f"{x:.1e}".split("e")
-    return f"{mantissa} × 10" + str(int(exponent)).translate(
-        str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-    )
 
 
 def harmonic_erank1(ell: int) -> float:
@@ -145,7 +138,7 @@ class RankStudy:
             }
         return {
             "crossing": float(f"{cr.ell:.2g}"),
-            "crossing_text": _power_of_ten(cr.ell),
+            "crossing_text": format_power_of_ten(cr.ell),
             "crossing_detail": (
                 f"{cr.srank_lower:.3f} at $2^{{{int(math.log2(cr.lower))}}}$, "
                 f"{cr.srank_upper:.3f} at $2^{{{int(math.log2(cr.upper))}}}$, the root refined "
@@ -248,7 +241,7 @@ class RankStudy:
             return Claim(
                 claim,
                 f"slope in log ℓ {b:.4f} ± {se:.4f}; srank/$H_\\ell$ {min(ratio):.3f} … "
-                f"{max(ratio):.3f} (ℓ = {ells[0]} … 2^{int(math.log2(ells[-1]))})",
+                f"{max(ratio):.3f} (ℓ = {ells[0]} … {power_of_two(int(math.log2(ells[-1])))})",
                 f"grows: slope > 2 se; at most logarithmic: srank $\\le k + {upper_text}H_\\ell$ "
                 "(a row's squared norm is at most its largest entry; derived here)",
                 b > 2 * se and below,
@@ -352,8 +345,8 @@ class RankStudy:
                 self._crossing_values()["crossing_detail"],
                 "bracketed by exact evaluations at powers of two",
                 None if isinstance(cr, float) else cr.srank_lower < self.k + 1 < cr.srank_upper,
-                f"the stable rank stays below k + 1 up to 2^{int(math.log2(CROSS_CAP))}, the "
-                "largest length tried.",
+                "the stable rank stays below k + 1 up to "
+                f"{power_of_two(CROSS_CAP.bit_length() - 1)}, the largest length tried.",
                 "derived here",
             ),
         ]

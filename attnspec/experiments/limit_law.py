@@ -29,9 +29,10 @@ from ..models.nonlinearity import f
 from ..numerics.spectra import ks_to_law_below_quantile, wasserstein1
 from .trials import LadderResult, trial, trial_rng
 
-#: Law keys: the theta^f law, the theta^Q law, Marchenko–Pastur of mean theta_1.
+#: Law keys: the :math:`\theta^f` law, the :math:`\theta^Q` law, Marchenko–Pastur of mean
+#: :math:`\theta_1`.
 LAW_KEYS = ("f", "q", "mp")
-#: The rungs built from Q_n, whose finite-d law is the theta^Q law.
+#: The rungs built from :math:`Q_n`, whose finite-d law is the :math:`\theta^Q` law.
 TAYLOR_RUNGS = ("Y_Q", "Y_Q_lin")
 
 
@@ -289,7 +290,8 @@ class CdfDifferences:
 
 
 def cdf_differences(result: LadderResult, laws: dict, points: int = 1201) -> CdfDifferences:
-    """Every rung's empirical distribution minus the theta^f law's (see :class:`CdfDifferences`)."""
+    r"""Every rung's empirical distribution minus the :math:`\theta^f` law's (see
+    :class:`CdfDifferences`)."""
     cfg = result.config
     law = laws["f"]
     x = np.linspace(0.0, float(law.ppf(1.0 - cfg.remove_top_k / cfg.d)), points)

@@ -153,9 +153,9 @@ POWERED_D, POWERED_MAX_TRIALS = 100, 20000
 def powered_mean_test(
     beta: float, seed: int, d: int = POWERED_D, max_trials: int = POWERED_MAX_TRIALS
 ) -> MeanTest | None:
-    """:func:`mean_test` at size ``min(d, POWERED_D)`` with :func:`trials_to_resolve` trials (at
-    most ``max_trials``); None where there is no excess to resolve: beta = 0 (every D_i is 1) or
-    beta^2 at least the size (the mean is infinite)."""
+    r""":func:`mean_test` at size ``min(d, POWERED_D)`` with :func:`trials_to_resolve` trials (at
+    most ``max_trials``); None where there is no excess to resolve: β = 0 (every :math:`D_i` is 1)
+    or :math:`\beta^2` at least the size (the mean is infinite)."""
     size = min(int(d), POWERED_D)
     if not 0 < beta * beta < size:
         return None

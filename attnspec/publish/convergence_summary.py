@@ -17,7 +17,8 @@ from ..models.notation import symbol
 from .interactive import HTML_SYMBOLS, Series
 from .report import ONE_OR_TWO, decimals_for, fixed, format_uncertain, markdown_table
 
-#: Every rung against the theta^f law, then the Taylor rungs against their theta^Q law.
+#: Every rung against the :math:`\theta^f` law, then the Taylor rungs against their :math:`\theta^Q`
+#: law.
 SERIES = [(m, "f") for m in MODEL_NAMES] + [("Y_Q", "q"), ("Y_Q_lin", "q")]
 #: The rungs of the series at scale.
 PAIR = (REFERENCE, "Y_f_lin")
@@ -258,8 +259,9 @@ def claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[Claim]:
 
 
 def interactive_series(conv: dict, at_scale: dict) -> list[Series]:
-    """The series of the interactive distance-against-d figure: every rung of the grid (the
-    Taylor rungs also against their theta^Q law), then the two series at scale, hidden at first."""
+    r"""The series of the interactive distance-against-d figure: every rung of the grid (the
+    Taylor rungs also against their :math:`\theta^Q` law), then the two series at scale, hidden at
+    first."""
     out = []
     for (m, t), c in conv.items():
         label = HTML_SYMBOLS[m] + (" vs θ<sup>Q</sup> law" if t == "q" else "")

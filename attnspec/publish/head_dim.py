@@ -304,7 +304,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
         Claim(
             "at a fixed ratio d_qk/d the gap shrinks as d grows",
             ", ".join(f"{ratio_text(k[1])}: ρ = {_rate(f)}" for k, f in ratio_fits.items()),
-            "every fitted rate ρ − 2 se > 0, gap ∝ d^(−ρ)",
+            r"every fitted rate ρ − 2 se > 0, gap $\propto d^{-\rho}$",
             all(f.rate - 2 * rate_se(f) > 0 for f in ratio_fits.values()),
             "at some fixed ratio the gap does not fall with d by more than two standard errors.",
             book,

@@ -312,9 +312,9 @@ def phase_heatmap(
     boundary: tuple[Sequence[float], str] | None = None,
     curve_beta: Sequence[float] | None = None,
 ):
-    """The (d, β) plane as a heat map of log10 distance; hovering a cell shows its distance and
+    r"""The (d, β) plane as a heat map of log10 distance; hovering a cell shows its distance and
     standard error (``text[i][j]``, already formatted). ``boundary`` is (β per size, label) of the
-    measured boundary; ``curve_beta`` the β of the curve e^{β²} = d at each size."""
+    measured boundary; ``curve_beta`` the β of the curve :math:`e^{\beta^2} = d` at each size."""
     import plotly.graph_objects as go
 
     rows = [str(v) for v in d]

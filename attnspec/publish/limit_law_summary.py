@@ -13,10 +13,11 @@ import numpy as np
 from scipy import optimize
 
 from ..core.claims import Claim
+from ..core.typography import format_power_of_ten
 from ..experiments.limit_law import DOUBLE_ROOT_ACCURACY, FormsAgreement, LawDistances
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
-from .report import format_power_of_ten, markdown_table
+from .report import markdown_table
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"
@@ -92,8 +93,8 @@ def law_values(laws: dict, poly_degree: int, beta: float, forms: FormsAgreement)
 
 
 def distances_table(dist: LawDistances) -> str:
-    """Every rung's Kolmogorov distance to the three laws, its finite-d law marked, and the laws
-    themselves against the theta^f law."""
+    r"""Every rung's Kolmogorov distance to the three laws, its finite-d law marked, and the laws
+    themselves against the :math:`\theta^f` law."""
     rows = []
     for n in MODEL_NAMES:
         target = "q" if n in ("Y_Q", "Y_Q_lin") else "f"

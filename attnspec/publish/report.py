@@ -12,10 +12,9 @@ import json
 import math
 from dataclasses import asdict
 
-import numpy as np
-
 from ..core.claims import Claim, verdict
 from ..core.config import PARAMETERS
+from ..core.typography import format_power_of_ten
 from ..models.ladder import LADDER
 
 CLAIMS_MARKER = "attnspec-claims"
@@ -186,23 +185,6 @@ def format_uncertain(
         return missing
     n = decimals_for(se, significant, fallback=fallback)
     return f"{value:.{n}f} ± {se:.{n}f}" if _finite(se) and se > 0 else f"{value:.{n}f}"
-
-
-_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def format_power_of_ten(x: float, digits: int = 1) -> str:
-    """``x`` as a mantissa with ``digits`` decimals times a power of ten, e.g. ``3.8 × 10⁵``.
-
-    The book's one such formatter. The mantissa alone when the power is :math:`10^0`; ∞ if
-    infinite, n/a if not a number.
-    """
-    if not np.isfinite(x):
-        return "∞" if x > 0 else "n/a"
-    mantissa, exponent = f"{x:.{digits}e}".split("e")
-    if int(exponent) == 0:
-        return mantissa
-    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
 
 
 def with_interval(value, low, high, digits: int = 4) -> str:
