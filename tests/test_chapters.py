@@ -1,6 +1,7 @@
 """Chapter sources and their executed notebooks: in sync, glued, stable; the chapters/run CLI."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -106,6 +107,22 @@ def test_glue_keys_are_unique_across_the_book_and_prefixed():
     for name, keys in REQUIRED_GLUE.items():
         if name in CHAPTERS:
             assert set(keys) <= {k for k, v in seen.items() if v == name}, name
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_glue_role_fits_its_value(name):
+    """Text is glued as Markdown, shown by {glue:md}; {glue:text} would print its repr."""
+    values = glued_values(executed(name))
+    prose = "".join(c.source for c in executed(name).cells if c.cell_type == "markdown")
+    wrong = [
+        f"{role} of {kind} {key}"
+        for role, key in re.findall(r"\{glue:(text|md)\}`([\w-]+)", prose)
+        if key in values
+        for kind in [values[key].kind]
+        if (role == "md") != (kind == "markdown")
+    ]
+    missing = [k for k in re.findall(r"\{glue:\w+\}`([\w-]+)", prose) if k not in values]
+    assert wrong == [] and missing == []
 
 
 def test_setup_states_the_theorem_other_chapters_cite():

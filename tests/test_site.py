@@ -37,8 +37,9 @@ pytestmark = pytest.mark.site  # needs the built site (make book) and chromium (
 
 PHONE, DESKTOP = 390, 1280
 MAX_WORDS = 3500
-#: Pages Sphinx writes that are not chapters: the redirect to the first page, the index, search.
-NOT_IN_TOC = {"index.html", "genindex.html", "search.html", "py-modindex.html"}
+#: Pages Sphinx writes that are not chapters: the redirect to the first page, the indexes (of
+#: terms, modules and sphinx-proof's theorems), search.
+NOT_IN_TOC = {"index.html", "genindex.html", "search.html", "py-modindex.html", "prf-prf.html"}
 API = "book/api"
 
 #: What must not show in a page's text outside typeset math and code: (what it is, pattern).
