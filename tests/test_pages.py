@@ -108,6 +108,8 @@ def test_findings_table_lists_every_claim_with_provenance(stored):
     assert "By provenance: 1 derived in this book, 1 provenance not stated." in text
     assert "| 1 | [The alpha chapter](chapters/alpha.ipynb) | 2 | 1 | 1 | 0 |" in text
     assert "### 1. [The alpha chapter](chapters/alpha.ipynb)" in text
+    assert ":::{dropdown} 2 claims: 1 ✓, 1 ✗, 0 ○\n|" in text  # each chapter's table folded
+    assert text.index("## Claims that do not hold") < text.index("## Every claim")
     rows = [line for line in text.splitlines() if line.startswith(("| ✓ |", "| ✗ |", "| ○ |"))]
     assert len(rows) == 2
     assert rows[0].startswith("| ✓ | x is small; *criterion*: \\|x\\| < 0.05 | 0.0171 |")

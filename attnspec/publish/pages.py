@@ -27,12 +27,13 @@ import nbformat
 from ..core import cleanup
 from ..core.atomic import atomic_path
 from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
+from ..core.typography import format_power_of_ten
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
 from .chapters import toc_chapter_names
 from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
-from .report import format_power_of_ten, markdown_table, verdict
+from .report import markdown_table, verdict
 
 PAGES = ("intro", "findings", "notation", "reproduce")
 
@@ -345,7 +346,8 @@ def provenance_kind(text: str) -> str:
 
 
 def findings_markdown(stored: StoredChapters) -> str:
-    """The Findings page's tables: claims per chapter, then every claim, chapter by chapter.
+    """The Findings page's tables: claims per chapter, the claims that do not hold and those the
+    data cannot resolve, then every claim, chapter by chapter, each chapter's table folded.
 
     Each chapter's table has the columns verdict (✓ ✗ ○), the claim with its criterion, the
     measured value, and the provenance (the paper, the seed notebook, derived in this book, or a
@@ -389,6 +391,19 @@ def findings_markdown(stored: StoredChapters) -> str:
             f"before claims were embedded, or have none), so their claims are not listed below:\n\n"
             f"{names}\n:::"
         )
+    for title, wanted in (
+        ("Claims that do not hold", False),
+        ("Claims the data cannot resolve", None),
+    ):
+        listed = [
+            f"- {verdict(wanted)} {g.number}. {chapter_link(g.chapter, g.title)}, "
+            f"*{c.get('claim', '')}*: {c.get('if_fails', '')}"
+            for g in groups
+            for c in g.claims
+            if c.get("holds") is wanted
+        ]
+        if listed:
+            parts.append(f"## {title}\n\n" + "\n".join(listed))
     parts.append("## Every claim")
     if not any(g.claims for g in groups):
         parts.append("*No chapter embeds claims.*")
@@ -404,21 +419,11 @@ def findings_markdown(stored: StoredChapters) -> str:
             ]
             for c in g.claims
         ]
+        failed = len(g.claims) - g.held - g.unresolved
+        counts = f"{len(g.claims)} claims: {g.held} ✓, {failed} ✗, {g.unresolved} ○"
+        table = markdown_table(["", "claim and criterion", "measured", "provenance"], rows)
         parts.append(f"### {g.number}. {chapter_link(g.chapter, g.title)}")
-        parts.append(markdown_table(["", "claim and criterion", "measured", "provenance"], rows))
-    for title, wanted in (
-        ("Claims that do not hold", False),
-        ("Claims the data cannot resolve", None),
-    ):
-        listed = [
-            f"- {verdict(wanted)} {g.number}. {chapter_link(g.chapter, g.title)}, "
-            f"*{c.get('claim', '')}*: {c.get('if_fails', '')}"
-            for g in groups
-            for c in g.claims
-            if c.get("holds") is wanted
-        ]
-        if listed:
-            parts.append(f"## {title}\n\n" + "\n".join(listed))
+        parts.append(f":::{{dropdown}} {counts}\n{table}\n:::")
     return "\n\n".join(parts)
 
 
