@@ -17,6 +17,7 @@ until its entry is removed.
 """
 
 import inspect
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -29,9 +30,14 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
+from attnspec.experiments.limit_law import SliderFrame
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.notation import symbol
 from attnspec.publish import plotting, style
+from attnspec.real.circular import AngleDistances
+from attnspec.real.models import MODELS
+from attnspec.real.rank_scale import Point, RankScale
+from attnspec.real.uncertainty import Interval
 
 RUNGS = [symbol(name) for name in MODEL_NAMES]
 RNG = np.random.default_rng(0)
@@ -39,9 +45,9 @@ MIN_PT = 9.0
 
 
 def bulk(n=600, scale=1.0):
-    """Squared singular values of a small Gaussian matrix, scaled."""
-    g = RNG.standard_normal((n, n)) / np.sqrt(n)
-    return scale * np.linalg.eigvalsh(g @ g.T)
+    """A bulk-like sample on (0, 4): squares of uniform values (dense at 0, like Marchenko–Pastur),
+    scaled; cheap, where a spectrum would cost a decomposition."""
+    return scale * RNG.uniform(0.0, 2.0, n) ** 2
 
 
 def mp_density(x):
@@ -65,9 +71,9 @@ def log_panels():
             "logx": True,
             "logy": True,
             "lines": [
-                (d, 1 / np.log(d), "o-", r"$f = \log \ell$"),
-                (d, 1 / d, "x-", r"$f = \ell$"),
-                (d, 1.1 / np.log(d), "k--", r"$1/\log \ell$"),
+                plotting.series_line(d, 1 / np.log(d), r"$f = \log \ell$", 0),
+                plotting.series_line(d, 1 / d, r"$f = \ell$", 1),
+                plotting.guide_line(d, 1.1 / np.log(d), r"$1/\log \ell$"),
             ],
         },
         {
@@ -75,29 +81,235 @@ def log_panels():
             "xlabel": r"$\ell$",
             "ylabel": "srank",
             "logx": True,
-            "lines": [(d, 4 + 0.2 * np.log(d), "o-", "causal"), (d, 0 * d + 5, "s--", "bidir.")],
+            "lines": [
+                plotting.series_line(d, 4 + 0.2 * np.log(d), "causal", 2),
+                plotting.series_line(d, 0 * d + 5, "bidirectional", 3),
+            ],
         },
     ]
 
 
-def log_figure(x, xlabel="$x$"):
-    """A figure meeting the standard on log-log axes over ``x``, for the functions that tidy one."""
-    fig, ax = plotting.plt.subplots(figsize=(6.0, 3.6))
-    ax.plot(x, 1 / x, label="measured")
-    ax.plot(x, 1.2 / x, label="predicted")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("$y$")
+def too_wide_figure():
+    """Two panels 10 in wide with 7 pt text: what :func:`plotting.legible` must fix."""
+    fig, axes = plotting.plt.subplots(1, 2, figsize=(10.0, 4.0))
+    for ax in axes:
+        ax.plot(D, 1 / D, "o-", label="measured")
+        ax.plot(D, 1.2 / D, "s--", label="predicted")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("$d$", fontsize=7)
+        ax.tick_params(labelsize=7)
+    axes[0].legend(fontsize=7, loc="upper right")
     fig.tight_layout()
-    style.legend(ax)
     return fig
+
+
+def interval(v, half=0.1):
+    """An :class:`attnspec.real.uncertainty.Interval` of relative half-width ``half``."""
+    v = float(v)
+    return Interval(v, v * (1 - half), v * (1 + half), n_texts=4, n_heads=72)
+
+
+REAL_N = [16, 32, 64, 128, 256, 512]
+REAL_MODELS = ("minilm", "smollm")
+ANGLE_BINS = 50
+
+
+def real_study():
+    """A :class:`attnspec.real.study.Study`-shaped namespace: both models at the chapter's lengths,
+    with synthetic summaries."""
+    lengths = {m: list(REAL_N) for m in REAL_MODELS}
+    tokens, rotation, spectra, heads = {}, {}, {}, {}
+    for j, m in enumerate(REAL_MODELS):
+        layers = MODELS[m].layers
+        for n in REAL_N:
+            dist = {"kl": 2.0 / n, "ks": 1.0 / np.sqrt(n), "w1": 0.8 / np.sqrt(n)}
+            haar = AngleDistances(*(1.1 * dist[k] for k in ("kl", "ks", "w1")))
+            q95 = AngleDistances(*(1.5 * dist[k] for k in ("kl", "ks", "w1")))
+            tokens[(m, n)] = SimpleNamespace(
+                intervals={k: interval(v * (1 + 0.1 * j)) for k, v in dist.items()},
+                haar=SimpleNamespace(median=haar, q95=q95),
+                per_layer=0.8 / np.sqrt(n) * (1 + 0.1 * RNG.random((layers, 4, 3))),
+            )
+            rotation[(m, n)] = SimpleNamespace(
+                real=AngleDistances(*(5 * v for v in dist.values())),
+                haar=AngleDistances(*(0.9 * v for v in dist.values())),
+                pooled=np.concatenate([RNG.uniform(-np.pi, np.pi, 2000), np.zeros(300)]),
+            )
+            stats = {
+                "w1": interval(0.5 / np.sqrt(n)),
+                "w1_avg": interval(0.3 / np.sqrt(n)),
+                "srank": interval(1.3 + 0.05 * j * np.log(n)),
+                "srank_c": interval(2 + 4 * np.log(n)),
+                "erank1": interval(np.sqrt(n)),
+                "erank1_c": interval(0.6 * np.sqrt(n)),
+            }
+            spectra[(m, n)] = SimpleNamespace(
+                stats=stats, n_layers=layers, layer_w1=0.5 / np.sqrt(n) * (1 + RNG.random(layers))
+            )
+        top = REAL_N[-1]
+        sv = np.r_[1.0, 0.3 / np.arange(1, top)]
+        heads[(m, top)] = [
+            SimpleNamespace(
+                sv_real=sv,
+                sv_canonical=np.r_[np.ones(32), 1e-3 * np.ones(top - 32)],
+                layer=layers - 1,
+                head=0,
+                text="text 1",
+                n=top,
+            )
+        ]
+    return SimpleNamespace(
+        lengths=lengths,
+        tokens=tokens,
+        rotation=rotation,
+        spectra=spectra,
+        heads=heads,
+        texts=("text 1", "text 2", "text 3", "text 4"),
+        top=lambda m: lengths[m][-1],
+    )
+
+
+def scale():
+    """A :class:`attnspec.real.rank_scale.RankScale` with the chapter's series, synthetic."""
+    names = [
+        "random init, bidirectional",
+        "random init, causal",
+        "canonical $A_b$",
+        "canonical $A_c$",
+        r"canonical $A_c$, $\Sigma = 0$",
+        *(
+            f"{kind}, {MODELS[m].display}"
+            for m in REAL_MODELS
+            for kind in ("trained", "canonical of trained")
+        ),
+    ]
+
+    def series(f):
+        return {
+            name: {n: Point(f(n, i), 0.02 * f(n, i)) for n in REAL_N}
+            for i, name in enumerate(names)
+        }
+
+    return RankScale(
+        lengths=REAL_N,
+        k=4,
+        srank=series(lambda n, i: (1 + 0.5 * i) * (1 + 0.1 * np.log(n))),
+        erank1=series(lambda n, i: (1 + 0.3 * i) * np.sqrt(n)),
+        beta=1.0,
+        trials=8,
+    )
+
+
+ELLS = [256, 1024, 4096]
+K = 4
+
+
+def bidirectional():
+    """A :class:`attnspec.canonical.bidirectional_study.BidirectionalStudy`-shaped namespace."""
+    from attnspec.canonical.model import bidirectional_profile
+
+    def at(ell, f):
+        sigma = bidirectional_profile(ell, K) - 1 / f
+        return SimpleNamespace(ell=ell, c=K / ell, sigma=sigma, profile_error=1 / f)
+
+    roots = [2**j for j in range(6, 31, 2)]
+    return SimpleNamespace(
+        k=K,
+        ells=ELLS,
+        at={
+            "log": [at(e, np.log(e)) for e in ELLS],
+            "lin": [at(e, float(e)) for e in ELLS],
+        },
+        root_srank={e: np.sqrt(e) + 1 - 0.9 * e**0.25 for e in roots},
+    )
+
+
+def causal():
+    """A :class:`attnspec.canonical.causal_study.CausalStudy`-shaped namespace."""
+    from attnspec.canonical.order import ORDERS
+
+    def spectrum(ell):
+        return np.r_[np.ones(K), 1 / np.arange(K + 1, ell + 1)]
+
+    names = ["bulk uniform in [0, B]", "bulk constant B", *(f"family {j}" for j in range(7))]
+    grid = [64, 128, 256, 512, 1024, 2048]
+    bs = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
+    dense = [2**j for j in range(4, 12)]
+    orders = {
+        o: {
+            e: SimpleNamespace(
+                srank=2 + (1 + 0.2 * j) * np.log(e),
+                erank1=1.0 if e <= 1024 else None,
+                eigenvalues=(1 + 0.1 * j) * spectrum(e),
+            )
+            for e in dense + [4096, 16384]
+        }
+        for j, o in enumerate(ORDERS)
+    }
+    return SimpleNamespace(
+        ells=ELLS,
+        k=K,
+        bulk_max=2.0,
+        diagonals={e: np.r_[np.ones(K), 3 / np.arange(K + 1, e + 1)] for e in ELLS},
+        sigma_zero={e: 1 / np.arange(1, e + 1) for e in ELLS},
+        spectra={e: spectrum(e) for e in ELLS},
+        families=[SimpleNamespace(name=n) for n in names],
+        bounds={
+            n: {e: SimpleNamespace(constant=1 + 0.1 * j * np.log(e)) for e in grid}
+            for j, n in enumerate(names)
+        },
+        testable=lambda fam: fam.name < "family 3",
+        by_b={
+            "constant": {b: SimpleNamespace(constant=np.exp(b)) for b in bs},
+            "uniform": {b: SimpleNamespace(constant=1 + b**2 / 9) for b in bs},
+        },
+        b_ell=2048,
+        orders=orders,
+    )
+
+
+def ranks():
+    """A :class:`attnspec.canonical.rank_study.RankStudy`-shaped namespace."""
+    from attnspec.canonical.cesaro import CesaroPoint
+
+    g = np.array([2.0**j for j in range(6, 15)])
+    return SimpleNamespace(
+        k=K,
+        grid=list(g),
+        b_srank={"lin": K + 1 - 0.1 / np.log(g), "log": K + 1 - 1 / np.log(g)},
+        b_erank1=K + 1 + 0 * g,
+        b_erank2=K + 1 + 0 * g,
+        c_srank=list(2 + np.log(g)),
+        cb_srank=list(1.5 + np.log(g)),
+        z_srank=list(0.25 * np.log(g) + 0.6),
+        z_erank1=list(0.5 * np.sqrt(g) * np.log(g)),
+        cesaro=[
+            CesaroPoint(ell=e, norm=2 - 1 / np.log(e), frobenius_sq=np.log(e))
+            for e in (2**12, 2**16, 2**20, 2**22)
+        ],
+    )
+
+
+def slider_frames():
+    """Five :class:`attnspec.experiments.limit_law.SliderFrame` s (every second of the slider)."""
+    x = np.linspace(0.0, 6.0, 351)[1:]
+    edges = np.linspace(0.0, 6.0, 71)
+    frames = []
+    for beta in (0.5, 1.0, 1.5, 2.0, 2.5):
+        law = mp_density(x / (1 + 0.1 * beta)) / (1 + 0.1 * beta)
+        hist, _ = np.histogram(bulk(300), edges, density=True)
+        frames.append(
+            SliderFrame(beta, 1.0, x, law, mp_density(x), edges, hist, 0.01, 0.02, 4.0 + 0.1 * beta)
+        )
+    return frames
 
 
 S40 = RNG.standard_normal((40, 40))
 X = np.linspace(0.0, 4.0, 200)
 D = np.array([250, 500, 1000, 2000])
 BETAS = np.array([0.5, 1.0, 1.5, 2.0, 2.5])
+RATIOS = np.array([1.0, 0.5, 0.25, 0.125, 0.064, 0.032, 0.016])
 
 CASES = {
     "top_singular_values": lambda: plotting.top_singular_values(
@@ -137,7 +349,6 @@ CASES = {
         r"$\Delta F$",
         dashed=(RUNGS[-1],),
     ),
-    "line_panels": lambda: plotting.line_panels(log_panels(), ncols=2, panel_size=(5.2, 3.9)),
     "loglog_fits": lambda: plotting.loglog_fits(
         D,
         {
@@ -179,7 +390,6 @@ CASES = {
         {f"$d$ = {d}": 0.01 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250) for d in D},
         r"$D_{\rm KS}$",
     ),
-    "tidy_log_axes": lambda: plotting.tidy_log_axes(log_figure(np.array([300.0, 500, 900]))),
     "power_law_with_prediction": lambda: plotting.power_law_with_prediction(
         D, 0.9 / D, 0.05 / D, -1.0, np.log(0.9), "-1.00", 0.93 / D, "$d$", r"$s_1(A) - 1$"
     ),
@@ -194,36 +404,66 @@ CASES = {
         r"$\Delta F$",
         "independent repetition",
     ),
-    "length_ticks": lambda: plotting.length_ticks(log_figure(D, "tokens $n$"), D),
+    "legible": lambda: plotting.legible(too_wide_figure()),
+    "panel_grid": lambda: plotting.panel_grid(log_panels()),
+    "bulk_against_laws": lambda: plotting.bulk_against_laws(
+        {r"bulk of $\sqrt{d}A_\perp$": bulk(), r"bulk of $Y_f^{\rm lin}$": bulk(scale=1.05)},
+        {"limit law (Pennington–Worah)": mp_density, "Marchenko–Pastur, same mean": mp_density},
+        (0.0, 4.5),
+        60,
+        edges={r"$4\theta_1$": 3.6, r"$\lambda_+$": 4.0},
+    ),
+    "gap_against_ratio": lambda: plotting.gap_against_ratio(
+        RATIOS,
+        {f"β = {b:g}": (0.02 * b / np.sqrt(RATIOS), 0.002 + 0 * RATIOS) for b in BETAS[:4]},
+        (0.005 + 0 * RATIOS, 0.008 + 0 * RATIOS),
+        1000,
+        {"band splits off, β = 1": 0.2},
+    ),
+    "law_frames_grid": lambda: plotting.law_frames_grid(slider_frames()),
+    "rates_and_collapse": lambda: plotting.rates_and_collapse(
+        BETAS,
+        0.1 * BETAS,
+        0.01 + 0 * BETAS,
+        {
+            f"$d$ = {d}": (
+                BETAS**2 - 0.4 * np.log(d),
+                0.01 * np.exp(BETAS**2 / 2),
+                0.001 + 0 * BETAS,
+            )
+            for d in D
+        },
+        r"collapse at $\hat c$ = 0.40",
+        r"$\beta^2 - \hat c \log d$",
+        r"$D_{\rm KS}$",
+    ),
+    "canonical_profile": lambda: plotting.canonical_profile(bidirectional()),
+    "canonical_forms": lambda: plotting.canonical_forms(bidirectional()),
+    "canonical_causal": lambda: plotting.canonical_causal(causal()),
+    "canonical_bound": lambda: plotting.canonical_bound(causal()),
+    "canonical_order": lambda: plotting.canonical_order(causal()),
+    "canonical_sigma0": lambda: plotting.canonical_sigma0(ranks()),
+    "canonical_ranks": lambda: plotting.canonical_ranks(ranks()),
+    "real_tokens": lambda: plotting.real_tokens(real_study()),
+    "real_angles": lambda: plotting.real_angles(real_study(), ANGLE_BINS),
+    "real_spectra": lambda: plotting.real_spectra(real_study()),
+    "real_ranks": lambda: plotting.real_ranks(real_study()),
+    "rank_scale": lambda: plotting.rank_scale(scale()),
 }
 
 #: Functions that do not meet the standard yet, and why (measured by this test); each chapter's
 #: helper fixes its own and removes the entry.
-KNOWN: dict[str, str] = {
-    # Part I (setup, rank-one mode, θ statistics, ladder, bulk equivalence)
-    "scores_and_entries": "figsize 10 in: 950 px wide",
-    "top_singular_values": "figsize 8 in (758 px), legend at 8 pt, bars told apart by colour only",
-    "curves": "legend at 8 pt",
-    "cdf_differences_with_noise": "3.8 in per panel (1085 px), 7 pt legends over the curves",
-    # Part II (limit law, convergence)
-    "cdf_differences": "7.5 in wide (707 px), legend at 8 pt",
-    "law_histogram_grid": "3.1 in per panel, 4 columns (1181 px), legend at 7 pt",
-    "per_trial_points": "8 in wide (758 px), legend at 8 pt",
-    "loglog_fits": "7.5 in with the legend outside (710 px), legend at 7.5 pt",
-    "curves_with_guides": "7.5 in with the legend outside (832 px), legend at 7.5 pt",
-    "phase_diagram": "7.5 in (701 px), cell labels and legend at 8 pt; the law's curve and the "
-    "tolerance points are both solid with circles (pass marker='' to the curve)",
-    "spread_and_distance": "11 in (1046 px), legends at 8 pt, groups told apart by colour only",
-    # Part III (canonical model, real attention)
-    "line_panels": "panel_size × ncols (986 px for 2 panels of 5.2 in), legends at 7 pt",
-}
+KNOWN: dict[str, str] = {}
 
 
 def public_figure_functions() -> set[str]:
+    """The public functions of :mod:`plotting` that return a figure (not the style helpers)."""
     return {
         name
         for name, f in inspect.getmembers(plotting, inspect.isfunction)
-        if f.__module__ == plotting.__name__ and not name.startswith("_")
+        if f.__module__ == plotting.__name__
+        and not name.startswith("_")
+        and inspect.signature(f).return_annotation == "plt.Figure"
     }
 
 

@@ -11,11 +11,18 @@ from . import style as book_style
 book_style.apply()
 
 
+#: Markers of the second round of the book's cycle, so that series past its end stay distinct.
+_MORE_MARKERS = ("x", "*", "h", "<", ">", "p", "+")
+
+
 def _style(i: int) -> dict:
     """Colour, marker and line style of the ``i``-th series, from the book's cycle
-    (:mod:`attnspec.publish.style`): each differs from its neighbours' in all three."""
+    (:mod:`attnspec.publish.style`): each differs from its neighbours' in all three, and past the
+    cycle's end the markers change, so no two of the first 14 series look alike."""
     cycle = plt.rcParams["axes.prop_cycle"].by_key()
-    return {key: values[i % len(values)] for key, values in cycle.items()}
+    style = {key: values[i % len(values)] for key, values in cycle.items()}
+    markers = [*cycle["marker"], *_MORE_MARKERS]
+    return style | {"marker": markers[i % len(markers)]}
 
 
 def _plain_log_ticks(axis, values) -> None:
@@ -38,7 +45,7 @@ def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figu
 def top_singular_values(top: dict[str, np.ndarray], ylabel: str = r"$s_i^2$") -> plt.Figure:
     """Each model's largest squared singular values against their index (log scale), one line per
     model told apart by marker and line style; the legend sits outside the axes."""
-    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.0))
     for i, (name, values) in enumerate(top.items()):
         index = np.arange(1, len(values) + 1)
         ax.plot(index, values, label=name, markersize=6, linewidth=1.2, **_style(i))
@@ -101,13 +108,13 @@ def scores_and_entries(
     :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic
     normalizer)."""
     d = S.shape[0]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(book_style.WIDTH, 3.4))
     left.hist(S.ravel(), bins=120, density=True, alpha=0.75, label=r"$S_{ij}$")
     xs = np.linspace(-5, 5, 400)
     left.plot(xs, np.exp(-(xs**2) / 2) / np.sqrt(2 * np.pi), "k--", label=r"$\mathcal{N}(0, 1)$")
     left.set_xlabel("score")
     left.set_ylabel("density")
-    left.legend()
+    book_style.legend(left)
     idx = np.linspace(0, S.size - 1, min(sample, S.size)).astype(int)
     pred = np.exp(beta * S.ravel()[idx] - beta**2 / 2)
     right.plot(pred, d * A.ravel()[idx], ".", markersize=2, alpha=0.4)
@@ -150,7 +157,7 @@ def law_histogram_grid(
     """
     names = list(bulks)
     rows = -(-len(names) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(2.5 * cols, 2.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(book_style.WIDTH, 2.2 * rows), squeeze=False)
     hist_edges = np.linspace(*value_range, bins + 1)
     xs = np.linspace(*value_range, 801)
     xs = xs[xs > 0]
@@ -200,7 +207,7 @@ def per_trial_points(
 
     The keys of ``values`` label the columns: use short symbols (they are not rotated).
     """
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.2))
     styles = [("k", "-"), ("C3", "--"), ("C2", ":"), ("C4", "-.")]
     for (label, y), (color, style) in zip(lines.items(), styles, strict=False):
         ax.axhline(y, color=color, linestyle=style, linewidth=1.2, label=label)
@@ -232,16 +239,16 @@ def cdf_differences(
     """Curves F_n(x) - F(x) of several samples against a law, with the zero line.
 
     Each curve has its own colour and line style; those named in ``dashed`` are drawn black and
-    dashed (a reference curve, not a sample). The legend sits to the right of the axes.
+    dashed (a reference curve, not a sample). The legend sits where it hides no curve.
     """
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.2))
     ax.axhline(0.0, color="0.4", linewidth=0.8)
     for i, (name, y) in enumerate(diffs.items()):
         if name in dashed:
             ax.plot(x, y, "k--", linewidth=1.4, label=name)
         else:
             ax.plot(x, y, linestyle=_style(i)["linestyle"], linewidth=1.3, label=name)
-    return _finish(fig, ax, xlabel, ylabel, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return _finish(fig, ax, xlabel, ylabel)
 
 
 def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Figure:
@@ -251,7 +258,7 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
     ``series`` maps a legend label to ``(y, yerr, slope, intercept)``; a series whose slope is not
     finite is drawn without a line. Points that are not finite and positive are left out.
     """
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.8))
     x = np.asarray(x, dtype=float)
     xs = np.geomspace(x.min(), x.max(), 50)
     markers = "osD^v<>ph*"
@@ -307,7 +314,7 @@ def curves_with_guides(
     """Several named curves against a common x, with labelled vertical and horizontal guide
     lines; each curve has its own marker and line style, and error bars where ``yerr`` has its
     name."""
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.5))
     for i, (name, y) in enumerate(ys.items()):
         ax.errorbar(
             x,
@@ -325,7 +332,7 @@ def curves_with_guides(
         ax.axhline(h, color="0.35", linestyle=style, linewidth=1, label=label)
     if logy:
         ax.set_yscale("log")
-    return _finish(fig, ax, xlabel, ylabel, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return _finish(fig, ax, xlabel, ylabel)
 
 
 def phase_diagram(
@@ -365,7 +372,7 @@ def phase_diagram(
 
     xe, ye = edges(x, False), edges(y, True)
     good = np.isfinite(z) & (z > 0)
-    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.6))
     if good.any():
         norm = LogNorm(vmin=z[good].min(), vmax=max(z[good].max(), z[good].min() * 1.0001))
         mesh = ax.pcolormesh(
@@ -385,7 +392,7 @@ def phase_diagram(
                         color="w" if dark else "k",
                     )
     for (label, (cx, cy)), style in zip((curves or {}).items(), ("--", "-.", ":"), strict=False):
-        ax.plot(cx, cy, color="C3", linestyle=style, linewidth=2, label=label)
+        ax.plot(cx, cy, color="C3", linestyle=style, marker="none", linewidth=2, label=label)
     for label, spec in (points or {}).items():
         px, py, *err = spec
         ax.errorbar(
@@ -428,7 +435,7 @@ def spread_and_distance(
     ``measured[g]`` is evaluated at ``betas``; ``predicted[g]`` is ``(beta_grid, values)``;
     ``spread[g]`` and ``distance[g]`` are paired values at ``betas``.
     """
-    fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.6))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(book_style.WIDTH, 3.6))
     for i, group in enumerate(measured):
         color = _style(i)["color"]
         bx, by = predicted[group]
@@ -508,7 +515,7 @@ def cdf_differences_with_noise(
     fig, axes = plt.subplots(
         rows,
         ncols,
-        figsize=(2.5 * ncols, 2.3 * rows + 0.7),
+        figsize=(min(2.5 * ncols, book_style.WIDTH), 2.3 * rows + 0.7),
         sharex=True,
         sharey=True,
         squeeze=False,
@@ -606,6 +613,8 @@ def panel_grid(panels: list[dict], ncols: int = 2, height: float = 2.7) -> plt.F
         for line in panel["lines"]:
             spec = dict(line)
             x, y, label = spec.pop("x"), spec.pop("y"), spec.pop("label")
+            if spec.get("marker") is None:  # a guide line, or a series drawn without markers
+                spec["marker"] = "none"
             (h,) = ax.plot(x, y, label=label, **spec)
             if label and label not in handles:
                 handles[label] = h
@@ -689,7 +698,7 @@ def bulk_against_laws(
         ax.axvline(pos, color="0.3", linestyle=":", linewidth=1.0)
         ax.text(pos, top, label, ha="center", va="bottom")
     ax.set_xlim(*value_range)
-    return _finish(fig, ax, xlabel, "density", loc="upper right")
+    return _finish(fig, ax, xlabel, "density")
 
 
 def gap_against_ratio(
@@ -739,9 +748,6 @@ def gap_against_ratio(
         ax,
         r"$d_{qk}/d$",
         r"gap: $D_{\rm KS}$($\sqrt{d}\,A_\perp$, $Y^{\rm lin}$)",
-        fontsize=9,
-        loc="center left",
-        bbox_to_anchor=(1.01, 0.5),
     )
 
 
@@ -766,7 +772,7 @@ def law_frames_grid(frames, cols: int = 3) -> plt.Figure:
     the same mean (dashed) and the law's edge (dotted), on a logarithmic density axis.
     """
     rows = -(-len(frames) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(2.6 * cols, 2.4 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(book_style.WIDTH, 2.4 * rows), squeeze=False)
     for k, (ax, fr) in enumerate(zip(axes.flat, frames, strict=False)):
         ax.stairs(fr.hist, fr.edges, fill=True, color="0.78", label="bulk")
         ax.plot(fr.x, fr.law, "k-", linewidth=1.3, label="exact law")
@@ -799,7 +805,7 @@ def rates_and_collapse(
     r"""Left: the fitted rate :math:`\rho(\beta)` with its error bars. Right: a distance against a
     scaling variable, one series per size (``curves[label] = (x, y)`` or ``(x, y, yerr)``), log y
     axis."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.4))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(book_style.WIDTH, 3.4))
     left.errorbar(beta, rate, yerr=rate_se, fmt="o-", color="k", capsize=3, markersize=5)
     left.axhline(0.0, color="0.5", linewidth=0.8)
     left.set_xlabel(r"$\beta$")
@@ -930,7 +936,7 @@ def canonical_causal(study) -> plt.Figure:
 
     def by_length(title, ylabel, values, guides, xlabel="index $i$"):
         curves = [
-            series_line(np.arange(1, v.size + 1), v, rf"$\ell = {e}$", j, marker=None)
+            series_line(np.arange(1, v.size + 1), v, rf"$\ell = {e}$", j)
             for j, (e, v) in enumerate(values.items())
         ]
         return {
@@ -1316,7 +1322,7 @@ def real_angles(study, bins: int) -> plt.Figure:
         lines.append(
             series_line(centres[order], density[order], None, i, marker=None, drawstyle="steps-mid")
         )
-    lines.append(guide_line([-np.pi, np.pi], [1 / (2 * np.pi)] * 2, "uniform density", "--"))
+    lines.append(guide_line([-np.pi, np.pi], [1 / (2 * np.pi)] * 2, "uniform density", "-."))
     panels.append(
         {
             "title": "pooled eigen-angles of $R(S)$, largest $n$",
