@@ -127,9 +127,10 @@ test: install lint browser
 	$(call remove,$(TEST_CACHE))
 	"$(BIN)/python" -m attnspec.publish.gate stamp
 
-# The fast loop: unit tests only, one BLAS thread; no book build, no chapter, no cluster, no weights.
+# The fast loop: unit tests only, on both cores (pytest-xdist), one BLAS thread each; no book
+# build, no chapter, no cluster, no weights.
 check: install
-	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q $(UNIT) tests
+	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q -n 2 $(UNIT) tests
 
 # nbval on every notebook alone, in the portability environment.
 portable: install
