@@ -114,11 +114,11 @@ def measure(chapters: list[str]) -> list[dict]:
     rows = []
     for name in chapters:
         with tempfile.TemporaryDirectory(prefix=f"bench-{name}-") as work:
-            cache, out = Path(work) / "cache", Path(work) / "out"
+            cache = Path(work) / "cache"
             cache.mkdir()
             row = {"chapter": name}
-            for kind in ("cold", "warm"):
-                row[kind] = run_once(name, cache, out)
+            for kind in ("cold", "warm"):  # a run folder of its own each (run refuses a used one)
+                row[kind] = run_once(name, cache, Path(work) / kind)
                 print(f"{name:<26} {kind}: {json.dumps(row[kind])}", flush=True)
             rows.append(row)
     return rows
