@@ -1,12 +1,13 @@
 """The fast loop, side by side with an earlier checkout's, in one run.
 
 Times the command ``make check`` runs (pytest on the unit tests, nothing installed, nothing built)
-in this checkout and in another one (``--root``, e.g. a worktree at an earlier commit, with that
-commit's own test selection ``--old-marks``), interleaved: old, new, old, new, ... Each run is a
-fresh process with an empty pytest cache. Reports wall and CPU time (the children's rusage), the
-median and the best of ``--repeat`` rounds, the ratio old / new, and the load average before and
-after. Both checkouts use this interpreter (the shared venv), each with its own tree first on
-``PYTHONPATH``.
+in this checkout, as ``make check`` runs it (one BLAS thread, two pytest-xdist workers), and in
+another one (``--root``, e.g. a worktree at an earlier commit, with that commit's own test selection
+``--old-marks``, one process as its ``make check`` ran), interleaved: old, new, old, new, ... Each
+run is a fresh process with an empty pytest cache. Reports wall and CPU time (the children's
+rusage), the median and the best of ``--repeat`` rounds, the ratio old / new, and the load average
+before and after. Both checkouts use this interpreter (the shared venv), each with its own tree
+first on ``PYTHONPATH``.
 
     .venv/bin/python benchmarks/bench_loops.py --root /tmp/old --repeat 3 [--json out.json]
 """
@@ -27,14 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 NEW_MARKS = "not slow and not site and not cluster and not weights"
 
 
-def run_once(root: Path, marks: str, blas_one: bool) -> dict:
+def run_once(root: Path, marks: str, blas_one: bool, workers: int = 1) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root))
     if blas_one:
         env["OPENBLAS_NUM_THREADS"] = "1"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", marks, "tests"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", marks, "tests"]
+        + (["-n", str(workers)] if workers > 1 else []),
         cwd=root,
         env=env,
         capture_output=True,
@@ -58,7 +60,7 @@ def main() -> None:
     load_before = os.getloadavg()
     for _ in range(args.repeat):
         runs["old"].append(run_once(args.root.resolve(), args.old_marks, blas_one=False))
-        runs["new"].append(run_once(ROOT, NEW_MARKS, blas_one=True))
+        runs["new"].append(run_once(ROOT, NEW_MARKS, blas_one=True, workers=2))
     load_after = os.getloadavg()
     rows = {}
     for name, results in runs.items():
