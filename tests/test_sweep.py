@@ -179,7 +179,9 @@ def test_damaged_entry_is_the_only_one_recomputed(cache_dir):
 
 def openblas_threads() -> list[int]:
     """Threads of every OpenBLAS loaded in this process (NumPy's and SciPy's scipy-openblas)."""
-    libs = {line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower()}
+    # a maps line is "address perms offset dev inode path"; the path may contain spaces
+    maps = [line.split(maxsplit=5) for line in open("/proc/self/maps")]
+    libs = {f[5].rstrip("\n") for f in maps if len(f) == 6 and "openblas" in f[5].lower()}
     getters = [
         getattr(ctypes.CDLL(lib), name, None)
         for lib in sorted(libs)
@@ -199,8 +201,7 @@ def occupy_port(port: int) -> socket.socket:
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_workers_get_one_blas_thread_each():
-    if not openblas_threads():
-        pytest.skip("NumPy is not linked to scipy-openblas")
+    assert openblas_threads(), "the locked NumPy and SciPy wheels link scipy-openblas"
     before = os.environ.get("OPENBLAS_NUM_THREADS")
     with occupy_port(8787), warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)  # e.g. "Port 8787 is already in use"
