@@ -19,7 +19,7 @@ from attnspec.canonical.summary import bidirectional_summary
 from attnspec.canonical.two_score import two_score_summary
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.spectra import erank1, erank2
-from attnspec.publish import plotting
+from attnspec.publish import canonical_figures
 
 # --- rate tests -----------------------------------------------------------------------------------
 
@@ -144,9 +144,9 @@ def test_bidirectional_study_claims_and_figures():
     assert len(claims) == 20 and all(c.holds in (True, False, None) for c in claims)
     values = st.glue_values()
     assert values["k"] == 4 and values["ell_max"] == 256
-    for fig in (plotting.canonical_profile(st), plotting.canonical_forms(st)):
+    for fig in (canonical_figures.canonical_profile(st), canonical_figures.canonical_forms(st)):
         assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible())
-        plotting.plt.close(fig)
+        canonical_figures.plt.close(fig)
 
 
 def test_causal_study_claims_and_figures():
@@ -159,12 +159,12 @@ def test_causal_study_claims_and_figures():
     assert values["order_lambda2_desc"] == 0.5 and values["order_lambda2_asc"] == 0.8
     assert st.bounds["bulk uniform in [0, B]"][256].constant <= 1.0 + 1e-9
     for fig in (
-        plotting.canonical_causal(st),
-        plotting.canonical_bound(st),
-        plotting.canonical_order(st),
+        canonical_figures.canonical_causal(st),
+        canonical_figures.canonical_bound(st),
+        canonical_figures.canonical_order(st),
     ):
         assert fig.legends
-        plotting.plt.close(fig)
+        canonical_figures.plt.close(fig)
 
 
 def test_crossing_bracket_halves_doubles_and_gives_up():

@@ -1,4 +1,6 @@
-"""Every figure function of :mod:`attnspec.publish.plotting` meets the book's figure standard.
+"""Every figure function of the figure modules (:mod:`attnspec.publish.plotting`, and Part III's
+:mod:`~attnspec.publish.canonical_figures` and :mod:`~attnspec.publish.real_figures`) meets the
+book's figure standard.
 
 Each public function draws from small synthetic input shaped like its chapter's (as many series and
 panels), and the figure is checked mechanically, as the page will show it:
@@ -33,7 +35,7 @@ from matplotlib.text import Text
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.notation import symbol
-from attnspec.publish import plotting, style
+from attnspec.publish import canonical_figures, plotting, real_figures, style
 from attnspec.real.circular import AngleDistances
 from attnspec.real.models import MODELS
 from attnspec.real.rank_scale import Point, RankScale
@@ -437,18 +439,18 @@ CASES = {
         r"$\beta^2 - \hat c \log d$",
         r"$D_{\rm KS}$",
     ),
-    "canonical_profile": lambda: plotting.canonical_profile(bidirectional()),
-    "canonical_forms": lambda: plotting.canonical_forms(bidirectional()),
-    "canonical_causal": lambda: plotting.canonical_causal(causal()),
-    "canonical_bound": lambda: plotting.canonical_bound(causal()),
-    "canonical_order": lambda: plotting.canonical_order(causal()),
-    "canonical_sigma0": lambda: plotting.canonical_sigma0(ranks()),
-    "canonical_ranks": lambda: plotting.canonical_ranks(ranks()),
-    "real_tokens": lambda: plotting.real_tokens(real_study()),
-    "real_angles": lambda: plotting.real_angles(real_study(), ANGLE_BINS),
-    "real_spectra": lambda: plotting.real_spectra(real_study()),
-    "real_ranks": lambda: plotting.real_ranks(real_study()),
-    "rank_scale": lambda: plotting.rank_scale(scale()),
+    "canonical_profile": lambda: canonical_figures.canonical_profile(bidirectional()),
+    "canonical_forms": lambda: canonical_figures.canonical_forms(bidirectional()),
+    "canonical_causal": lambda: canonical_figures.canonical_causal(causal()),
+    "canonical_bound": lambda: canonical_figures.canonical_bound(causal()),
+    "canonical_order": lambda: canonical_figures.canonical_order(causal()),
+    "canonical_sigma0": lambda: canonical_figures.canonical_sigma0(ranks()),
+    "canonical_ranks": lambda: canonical_figures.canonical_ranks(ranks()),
+    "real_tokens": lambda: real_figures.real_tokens(real_study()),
+    "real_angles": lambda: real_figures.real_angles(real_study(), ANGLE_BINS),
+    "real_spectra": lambda: real_figures.real_spectra(real_study()),
+    "real_ranks": lambda: real_figures.real_ranks(real_study()),
+    "rank_scale": lambda: real_figures.rank_scale(scale()),
 }
 
 #: Functions that do not meet the standard yet, and why (measured by this test); each chapter's
@@ -456,12 +458,16 @@ CASES = {
 KNOWN: dict[str, str] = {}
 
 
+FIGURE_MODULES = (plotting, canonical_figures, real_figures)
+
+
 def public_figure_functions() -> set[str]:
-    """The public functions of :mod:`plotting` that return a figure (not the style helpers)."""
+    """The public functions of the figure modules that return a figure (not the style helpers)."""
     return {
         name
-        for name, f in inspect.getmembers(plotting, inspect.isfunction)
-        if f.__module__ == plotting.__name__
+        for module in FIGURE_MODULES
+        for name, f in inspect.getmembers(module, inspect.isfunction)
+        if f.__module__ == module.__name__
         and not name.startswith("_")
         and inspect.signature(f).return_annotation == "plt.Figure"
     }

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 
 import pytest
 
-from attnspec.publish import plotting
+from attnspec.publish import real_figures
 from attnspec.publish.report import markdown_table
 from attnspec.real import tables
 from attnspec.real.claims import decimals, interval_text, isotropy_claims, spectra_claims
@@ -51,11 +51,11 @@ def test_small_study_claims_tables_scale_and_figures(tmp_path, monkeypatch):
         assert markdown_table(*build(study)).count("\n") >= 2
     assert "random init" in markdown_table(*tables.scale_table(scale, "srank"))
     for fig in (
-        plotting.real_tokens(study),
-        plotting.real_angles(study, 50),
-        plotting.real_spectra(study),
-        plotting.real_ranks(study),
-        plotting.rank_scale(scale),
+        real_figures.real_tokens(study),
+        real_figures.real_angles(study, 50),
+        real_figures.real_spectra(study),
+        real_figures.real_ranks(study),
+        real_figures.rank_scale(scale),
     ):
         assert fig.legends
-        plotting.plt.close(fig)
+        real_figures.plt.close(fig)

@@ -1,4 +1,6 @@
-"""One function per kind of figure in the chapters. Each returns a matplotlib Figure."""
+"""One function per kind of figure in Parts I–II, and the helpers every figure module shares (series
+styles, guide lines, panel grids). Each figure function returns a matplotlib Figure; Part III's are
+in :mod:`~attnspec.publish.canonical_figures` and :mod:`~attnspec.publish.real_figures`."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ book_style.apply()
 _MORE_MARKERS = ("x", "*", "h", "<", ">", "p", "+")
 
 
-def _style(i: int) -> dict:
+def series_style(i: int) -> dict:
     """Colour, marker and line style of the ``i``-th series, from the book's cycle
     (:mod:`attnspec.publish.style`): each differs from its neighbours' in all three, and past the
     cycle's end the markers change, so no two of the first 14 series look alike."""
@@ -48,7 +50,7 @@ def top_singular_values(top: dict[str, np.ndarray], ylabel: str = r"$s_i^2$") ->
     fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.0))
     for i, (name, values) in enumerate(top.items()):
         index = np.arange(1, len(values) + 1)
-        ax.plot(index, values, label=name, markersize=6, linewidth=1.2, **_style(i))
+        ax.plot(index, values, label=name, markersize=6, linewidth=1.2, **series_style(i))
     n = max(len(v) for v in top.values())
     ax.set_xticks(range(1, n + 1))
     ax.set_yscale("log")
@@ -95,7 +97,7 @@ def curves(
     """Several named curves against a common x, told apart by marker and line style."""
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for i, (name, y) in enumerate(ys.items()):
-        ax.plot(x, y, label=name, markersize=5, **_style(i))
+        ax.plot(x, y, label=name, markersize=5, **series_style(i))
     if logy:
         ax.set_yscale("log")
     return _finish(fig, ax, xlabel, ylabel)
@@ -219,7 +221,7 @@ def per_trial_points(
             v,
             linestyle="none",
             markersize=5,
-            **{k: _style(i)[k] for k in ("marker", "color")},
+            **{k: series_style(i)[k] for k in ("marker", "color")},
         )
     ax.set_xticks(range(len(values)), list(values))
     ax.set_xlim(-0.6, len(values) - 0.4)
@@ -247,7 +249,7 @@ def cdf_differences(
         if name in dashed:
             ax.plot(x, y, "k--", linewidth=1.4, label=name)
         else:
-            ax.plot(x, y, linestyle=_style(i)["linestyle"], linewidth=1.3, label=name)
+            ax.plot(x, y, linestyle=series_style(i)["linestyle"], linewidth=1.3, label=name)
     return _finish(fig, ax, xlabel, ylabel)
 
 
@@ -270,7 +272,7 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
             continue
         plotted = True
         err = np.where(np.isfinite(yerr), yerr, 0.0)[ok]
-        color = _style(i)["color"]
+        color = series_style(i)["color"]
         ax.errorbar(
             x[ok],
             y[ok],
@@ -282,7 +284,7 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
             label=label,
         )
         if np.isfinite(slope) and np.isfinite(intercept):
-            style = _style(i)["linestyle"]
+            style = series_style(i)["linestyle"]
             ax.plot(xs, np.exp(intercept) * xs**slope, linestyle=style, color=color, linewidth=1)
     ax.set_xscale("log")
     ax.set_xticks(x, [f"{v:g}" for v in x])
@@ -320,8 +322,8 @@ def curves_with_guides(
             x,
             y,
             yerr=None if yerr is None or name not in yerr else yerr[name],
-            marker=_style(i)["marker"],
-            linestyle=_style(i)["linestyle"],
+            marker=series_style(i)["marker"],
+            linestyle=series_style(i)["linestyle"],
             markersize=5,
             capsize=2,
             label=name,
@@ -437,9 +439,9 @@ def spread_and_distance(
     """
     fig, (left, right) = plt.subplots(1, 2, figsize=(book_style.WIDTH, 3.6))
     for i, group in enumerate(measured):
-        color = _style(i)["color"]
+        color = series_style(i)["color"]
         bx, by = predicted[group]
-        marker, style = _style(i)["marker"], _style(i)["linestyle"]
+        marker, style = series_style(i)["marker"], series_style(i)["linestyle"]
         left.plot(bx, by, linestyle=style, color=color, linewidth=1)
         left.plot(betas, measured[group], marker, color=color, linestyle="none", label=group)
         right.plot(
@@ -526,7 +528,7 @@ def cdf_differences_with_noise(
         ax.axhspan(-floor, floor, color="0.88", label=r"$\pm$ noise floor")
         ax.axhline(0.0, color="0.5", linewidth=0.6)
         ax.plot(x, noise, color="0.55", linewidth=0.9, label=noise_label)
-        ax.plot(x, diffs[name], color=_style(i)["color"], linewidth=1.4, label="rung")
+        ax.plot(x, diffs[name], color=series_style(i)["color"], linewidth=1.4, label="rung")
         for (label, pos), style in zip(guides, (":", "-."), strict=False):
             ax.axvline(pos, color="k", linestyle=style, linewidth=0.9, label=label)
         ax.set_title(name)
@@ -559,7 +561,7 @@ def cdf_differences_with_noise(
 
 def series_line(x, y, label: str | None, i: int, **kwargs) -> dict:
     """A data series: colour, line style and marker of the book's cycle at ``i``."""
-    return {"x": x, "y": y, "label": label, "markersize": 4} | _style(i) | kwargs
+    return {"x": x, "y": y, "label": label, "markersize": 4} | series_style(i) | kwargs
 
 
 def guide_line(x, y, label: str | None, linestyle="--", **kwargs) -> dict:
@@ -574,7 +576,7 @@ def guide_line(x, y, label: str | None, linestyle="--", **kwargs) -> dict:
     } | kwargs
 
 
-def _ticks(axis, values) -> None:
+def ticks_at(axis, values) -> None:
     """Major ticks at ``values`` only, labelled plainly (no minor labels, no single lone tick)."""
     from matplotlib import ticker
 
@@ -623,9 +625,9 @@ def panel_grid(panels: list[dict], ncols: int = 2, height: float = 2.7) -> plt.F
         if panel.get("logy") and panel.get("yticks") is None:
             _log_labels(ax.yaxis, *sorted(ax.get_ylim()))
         if panel.get("xticks") is not None:
-            _ticks(ax.xaxis, panel["xticks"])
+            ticks_at(ax.xaxis, panel["xticks"])
         if panel.get("yticks") is not None:
-            _ticks(ax.yaxis, panel["yticks"])
+            ticks_at(ax.yaxis, panel["yticks"])
         ax.set_title(panel.get("title", ""))
         ax.set_xlabel(panel.get("xlabel", ""))
         ax.set_ylabel(panel.get("ylabel", ""))
@@ -815,9 +817,9 @@ def rates_and_collapse(
             x,
             y,
             yerr=err[0] if err else None,
-            marker=_style(i)["marker"],
-            linestyle=_style(i)["linestyle"],
-            color=_style(i)["color"],
+            marker=series_style(i)["marker"],
+            linestyle=series_style(i)["linestyle"],
+            color=series_style(i)["color"],
             markersize=5,
             capsize=2,
             label=label,
@@ -829,658 +831,3 @@ def rates_and_collapse(
     right.legend(loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
-
-
-def canonical_profile(study) -> plt.Figure:
-    """Bidirectional singular values against the profile at each length, and the profile error
-    against ℓ (:class:`attnspec.canonical.bidirectional_study.BidirectionalStudy`)."""
-    from attnspec.canonical.model import bidirectional_profile
-
-    k = study.k
-    panels = []
-    for x, y in zip(study.at["log"], study.at["lin"], strict=True):
-        n = min(k + 4, x.ell)
-        i = np.arange(1, n + 1)
-        panels.append(
-            {
-                "title": rf"$\ell = {x.ell}$, $c = {x.c:.4f}$",
-                "xlabel": "index $i$",
-                "ylabel": r"$\sigma_i(A_b)$",
-                "xticks": list(range(1, n + 1, 2)),
-                "lines": [
-                    guide_line(
-                        i,
-                        bidirectional_profile(x.ell, k)[:n],
-                        "profile",
-                        "none",
-                        marker="_",
-                        markersize=14,
-                    ),
-                    series_line(i, x.sigma[:n], r"$f = \log\ell$", 0, linestyle="none"),
-                    series_line(i, y.sigma[:n], r"$f = \ell$", 1, linestyle="none"),
-                ],
-            }
-        )
-    ells = np.array(study.ells, float)
-    panels.append(
-        {
-            "title": "largest deviation from the profile",
-            "xlabel": r"$\ell$",
-            "ylabel": r"$\max_i |\sigma_i - \mathrm{profile}_i|$",
-            "logx": True,
-            "logy": True,
-            "xticks": study.ells,
-            "lines": [
-                series_line(ells, [x.profile_error for x in study.at["log"]], r"$f = \log\ell$", 0),
-                guide_line(ells, 1 / np.log(ells), r"$1/f$", "--"),
-                series_line(ells, [x.profile_error for x in study.at["lin"]], r"$f = \ell$", 1),
-                guide_line(ells, 1 / ells, None, "--"),
-            ],
-        }
-    )
-    return panel_grid(panels)
-
-
-def canonical_forms(study) -> plt.Figure:
-    """The two forms of srank ≈ k + 1: srank/(k + 1) against c at the largest ℓ, and
-    srank − (k + 1) with k = √ℓ against ℓ."""
-    from attnspec.canonical.model import stable_rank_limit
-    from attnspec.canonical.two_score import two_score_summary
-
-    ell = study.ells[-1]
-    ks = np.unique(np.round(np.geomspace(1, ell - 1, 30)).astype(int))
-    ratio = [two_score_summary(ell, int(kk), float(ell)).srank / (kk + 1) for kk in ks]
-    limit = [stable_rank_limit(int(kk), ell) / (kk + 1) for kk in ks]
-    roots = np.array([e for e in study.root_srank if e <= 2**20], float)
-    kk = np.floor(np.sqrt(roots))
-    additive = [study.root_srank[int(e)] - (r + 1) for e, r in zip(roots, kk, strict=True)]
-    panels = [
-        {
-            "title": rf"relative form, $\ell = {ell}$",
-            "xlabel": r"$c = k/\ell$",
-            "ylabel": r"srank$/(k+1)$",
-            "logx": True,
-            "lines": [
-                series_line(ks / ell, ratio, r"measured, $f = \ell$", 0, linestyle="none"),
-                guide_line(ks / ell, limit, r"$(k + 1 - c)/((k+1)\alpha_+(c)^2)$", "-"),
-            ],
-        },
-        {
-            "title": r"additive form, $k = \sqrt{\ell}$",
-            "xlabel": r"$\ell$",
-            "ylabel": r"srank $- (k + 1)$",
-            "logx": True,
-            "xticks": [2.0**j for j in range(6, 21, 4)],
-            "lines": [
-                series_line(roots, additive, r"measured, $k = \sqrt{\ell}$", 1),
-                guide_line(roots, -(kk + 1) * np.sqrt(kk / roots), r"$-(k+1)\sqrt{c}$", "--"),
-            ],
-        },
-    ]
-    fig = panel_grid(panels)
-    fig.axes[1].xaxis.set_major_formatter(
-        plt.FuncFormatter(lambda v, _: f"$2^{{{int(round(np.log2(v)))}}}$")
-    )
-    return fig
-
-
-def canonical_causal(study) -> plt.Figure:
-    """Causal eigenvalues and singular values (bounded bulk and Σ = 0) against the index, and the
-    ratio of the singular values to the shape of the paper's upper bound
-    (:class:`attnspec.canonical.causal_study.CausalStudy`)."""
-    from attnspec.canonical.upper_bound import bound_profile
-
-    ells, k, B = study.ells, study.k, study.bulk_max
-    top = ells[-1]
-    i = np.arange(1, top + 1)
-
-    def by_length(title, ylabel, values, guides, xlabel="index $i$"):
-        curves = [
-            series_line(np.arange(1, v.size + 1), v, rf"$\ell = {e}$", j)
-            for j, (e, v) in enumerate(values.items())
-        ]
-        return {
-            "title": title,
-            "xlabel": xlabel,
-            "ylabel": ylabel,
-            "logx": True,
-            "logy": True,
-            "lines": curves + guides,
-        }
-
-    lower = [guide_line(i, 1 / (3 * i), r"lower bound $1/(3i)$", ":")]
-    panels = [
-        by_length(
-            "eigenvalues, bounded bulk",
-            r"$\lambda_i = (A_c)_{ii}$",
-            {e: study.diagonals[e] for e in ells},
-            [
-                guide_line(i, 1 / i, r"$1/i$ and $e^B/i$", "--"),
-                guide_line(i, np.minimum(1, np.exp(B) / i), None, "--"),
-            ],
-            "position $i$",
-        ),
-        by_length(
-            r"singular values, $\Sigma = 0$",
-            r"$\sigma_i(A_c)$",
-            {e: study.sigma_zero[e] for e in ells},
-            lower,
-        ),
-        by_length(
-            "singular values, bounded bulk",
-            r"$\sigma_i(A_c)$",
-            {e: study.spectra[e] for e in ells},
-            lower,
-        ),
-        by_length(
-            r"$\sigma_{k+m}/b(m)$, bounded bulk",
-            r"$\sigma_{k+m}/b(m)$",
-            {e: study.spectra[e][k:] / bound_profile(e, k)[0] for e in ells},
-            [],
-            "$m$",
-        ),
-    ]
-    return panel_grid(panels, height=2.6)
-
-
-def canonical_bound(study) -> plt.Figure:
-    """The smallest constant C_B of the paper's upper bound against ℓ for each score family, and
-    against the bulk bound B at one length."""
-    lines = []
-    for j, fam in enumerate(study.families):
-        got = study.bounds[fam.name]
-        ells = sorted(got)
-        lines.append(
-            series_line(
-                ells,
-                [got[e].constant for e in ells],
-                fam.name,
-                j,
-                alpha=1.0 if study.testable(fam) else 0.55,
-            )
-        )
-    bs = np.array(sorted(study.by_b["constant"]))
-    panels = [
-        {
-            "title": rf"smallest $C_B$ against $\ell$, $B = {study.bulk_max:g}$",
-            "xlabel": r"$\ell$",
-            "ylabel": r"$C_B$",
-            "logx": True,
-            "logy": True,
-            "xticks": sorted({e for v in study.bounds.values() for e in v}),
-            "lines": lines,
-        },
-        {
-            "title": rf"smallest $C_B$ against $B$, $\ell = {study.b_ell}$",
-            "xlabel": "$B$",
-            "ylabel": r"$C_B$",
-            "logy": True,
-            "lines": [
-                series_line(
-                    bs, [study.by_b["constant"][b].constant for b in bs], "bulk constant B", 1
-                ),
-                series_line(
-                    bs, [study.by_b["uniform"][b].constant for b in bs], "bulk uniform in [0, B]", 0
-                ),
-                guide_line(bs, np.exp(bs), r"$e^B$", "--"),
-            ],
-        },
-    ]
-    fig = panel_grid(panels, height=3.6)
-    fig.axes[0].xaxis.set_major_formatter(
-        plt.FuncFormatter(lambda v, _: f"$2^{{{int(round(np.log2(v)))}}}$")
-    )
-    return fig
-
-
-def canonical_order(study) -> plt.Figure:
-    """Causal eigenvalues and stable rank of the same scores in three diagonal orders."""
-    from attnspec.canonical.order import ORDERS
-
-    dense = max(e for e, p in study.orders["descending"].items() if p.erank1 is not None)
-    ells = sorted(study.orders["descending"])
-    i = np.arange(1, dense + 1)
-    panels = [
-        {
-            "title": rf"eigenvalues (sorted), $\ell = {dense}$",
-            "xlabel": "rank $i$",
-            "ylabel": r"$\lambda_i(A_c)$",
-            "logx": True,
-            "logy": True,
-            "lines": [
-                series_line(i, study.orders[o][dense].eigenvalues, o, j, marker=None)
-                for j, o in enumerate(ORDERS)
-            ],
-        },
-        {
-            "title": "stable rank",
-            "xlabel": r"$\ell$",
-            "ylabel": r"srank$(A_c)$",
-            "logx": True,
-            "xticks": [e for e in ells if np.log2(e) % 2 == 0],
-            "lines": [
-                series_line(ells, [study.orders[o][e].srank for e in ells], o, j)
-                for j, o in enumerate(ORDERS)
-            ],
-        },
-    ]
-    fig = panel_grid(panels, height=3.0)
-    fig.axes[1].xaxis.set_major_formatter(
-        plt.FuncFormatter(lambda v, _: f"$2^{{{int(round(np.log2(v)))}}}$")
-    )
-    return fig
-
-
-def canonical_sigma0(study) -> plt.Figure:
-    """The Cesàro matrix (causal attention at Σ = 0): norm and stable rank against log₂ ℓ
-    (:class:`attnspec.canonical.rank_study.RankStudy`)."""
-    from attnspec.canonical.cesaro import HARDY_LIMIT
-
-    x = np.log2([p.ell for p in study.cesaro])
-    grid = np.log2(study.grid)
-    panels = [
-        {
-            "title": r"$\Vert A_c\Vert$ at $\Sigma = 0$",
-            "xlabel": r"$\log_2\ell$",
-            "ylabel": r"$\Vert A_c\Vert$",
-            "lines": [
-                series_line(x, [p.norm for p in study.cesaro], "exact (Lanczos)", 0),
-                guide_line(x, np.full(x.size, HARDY_LIMIT), "Hardy's limit 2", "--"),
-            ],
-        },
-        {
-            "title": r"srank$(A_c)$ at $\Sigma = 0$",
-            "xlabel": r"$\log_2\ell$",
-            "ylabel": "srank",
-            "lines": [
-                series_line(grid, study.z_srank, "grid (all singular values)", 1),
-                series_line(x, [p.srank for p in study.cesaro], "exact (Lanczos)", 0),
-                guide_line(x, [p.srank_law for p in study.cesaro], r"law $H_\ell/4$", ":"),
-            ],
-        },
-    ]
-    return panel_grid(panels, height=2.9)
-
-
-def canonical_ranks(study) -> plt.Figure:
-    """Stable and effective ranks of bidirectional and causal canonical attention against ℓ, and
-    erank₁ of the causal matrix at Σ = 0 against √ℓ log ℓ."""
-    from attnspec.canonical.rank_study import harmonic_erank1, sigma0_erank2
-
-    g = np.array(study.grid, float)
-    k1 = np.full(g.size, study.k + 1.0)
-    norm = np.sqrt(g) * np.log(g)
-    panels = [
-        {
-            "title": "stable rank",
-            "xlabel": r"$\ell$",
-            "ylabel": "srank",
-            "logx": True,
-            "lines": [
-                series_line(g, study.b_srank["lin"], r"$A_b$, $f = \ell$", 0),
-                series_line(g, study.b_srank["log"], r"$A_b$, $f = \log\ell$", 1),
-                series_line(g, study.c_srank, r"$A_c$, $f = \ell$", 2),
-                series_line(g, study.cb_srank, r"$A_c$, bounded bulk", 3),
-                series_line(g, study.z_srank, r"$A_c$, $\Sigma = 0$", 4),
-                guide_line(g, k1, "$k + 1$", ":"),
-            ],
-        },
-        {
-            "title": r"erank$_2 = (\sum\sigma^2)^2/\sum\sigma^4$",
-            "xlabel": r"$\ell$",
-            "ylabel": r"erank$_2$",
-            "logx": True,
-            "lines": [
-                series_line(g, study.b_erank2, r"$A_b$, $f = \ell$", 0),
-                series_line(g, [sigma0_erank2(n) for n in g], r"$A_c$, $\Sigma = 0$", 4),
-                guide_line(g, k1, None, ":"),
-            ],
-        },
-        {
-            "title": r"erank$_1 = \exp H(\sigma/\sum\sigma)$",
-            "xlabel": r"$\ell$",
-            "ylabel": r"erank$_1$",
-            "logx": True,
-            "logy": True,
-            "lines": [
-                series_line(g, study.b_erank1, r"$A_b$, $f = \ell$", 0),
-                series_line(g, study.z_erank1, r"$A_c$, $\Sigma = 0$", 4),
-                guide_line(g, np.sqrt(g), r"$\sqrt{\ell}$", "--"),
-            ],
-        },
-        {
-            "title": r"erank$_1/(\sqrt{\ell}\,\log\ell)$",
-            "xlabel": r"$\ell$",
-            "ylabel": "ratio",
-            "logx": True,
-            "lines": [
-                series_line(g, np.array(study.z_erank1) / norm, r"$A_c$, $\Sigma = 0$", 4),
-                series_line(
-                    g,
-                    [harmonic_erank1(int(n)) / v for n, v in zip(g, norm, strict=True)],
-                    r"$\sigma_i = 1/i$ exactly",
-                    5,
-                ),
-            ],
-        },
-    ]
-    fig = panel_grid(panels, height=2.7)
-    for ax in fig.axes:
-        if ax.get_xscale() == "log":
-            _ticks(ax.xaxis, [2.0**j for j in range(6, 15, 2)])
-            ax.xaxis.set_major_formatter(
-                plt.FuncFormatter(lambda v, _: f"$2^{{{int(round(np.log2(v)))}}}$")
-            )
-    return fig
-
-
-def _error_series(x, intervals, label: str, i: int) -> dict:
-    """A series of :class:`attnspec.real.uncertainty.Interval` values with its interval as error
-    bars (drawn by :func:`panel_grid` through ``errorbar``)."""
-    v = np.array([iv.value for iv in intervals])
-    err = np.array(
-        [[iv.value - iv.low for iv in intervals], [iv.high - iv.value for iv in intervals]]
-    )
-    return series_line(x, v, label, i) | {"yerr": np.maximum(err, 0.0)}
-
-
-def real_tokens(study) -> plt.Figure:
-    """The paper's U_X diagnostic: KL, Kolmogorov and W₁ to uniform against n for both models,
-    with their crossed bootstrap intervals and the Haar O(n) medians, and W₁ per layer at the
-    largest n (:class:`attnspec.real.study.Study`)."""
-    from attnspec.real.models import MODELS
-
-    names = list(study.lengths)
-    panels = []
-    for key, title in (("kl", "KL (50 bins)"), ("ks", "Kolmogorov"), ("w1", r"$W_1$ (rad)")):
-        lines = []
-        for i, m in enumerate(names):
-            ns = study.lengths[m]
-            lines.append(
-                _error_series(
-                    ns, [study.tokens[(m, n)].intervals[key] for n in ns], MODELS[m].display, i
-                )
-            )
-        ns = study.lengths[names[0]]
-        lines.append(
-            guide_line(
-                ns,
-                [study.tokens[(names[0], n)].haar.median.get(key) for n in ns],
-                r"Haar $O(n)$ median",
-                "--",
-            )
-        )
-        panels.append(
-            {
-                "title": f"eigen-angles of $U_X$: {title}",
-                "xlabel": "tokens $n$",
-                "ylabel": "median distance",
-                "logx": True,
-                "logy": True,
-                "xticks": ns,
-                "lines": lines,
-            }
-        )
-    lines = []
-    for i, m in enumerate(names):
-        t = study.tokens[(m, study.top(m))]
-        layer = np.arange(1, t.per_layer.shape[0] + 1)
-        lines.append(
-            series_line(
-                (layer - 1) / max(layer.size - 1, 1),
-                t.per_layer[:, :, 2].mean(axis=1),
-                MODELS[m].display,
-                i,
-            )
-        )
-    t = study.tokens[(names[0], study.top(names[0]))]
-    lines.append(guide_line([0, 1], [t.haar.q95.w1] * 2, r"Haar $O(n)$ 95th percentile", ":"))
-    panels.append(
-        {
-            "title": rf"$W_1$ per layer, $n$ = {study.top(names[0])}",
-            "xlabel": "relative depth",
-            "ylabel": r"$W_1$ (rad)",
-            "lines": lines,
-        }
-    )
-    return _grid_with_errorbars(panels, height=2.8)
-
-
-def _grid_with_errorbars(panels: list[dict], ncols: int = 2, height: float = 2.7) -> plt.Figure:
-    """:func:`panel_grid` for lines that may carry ``yerr`` (drawn as error bars with caps)."""
-    plain = []
-    bars = []
-    for p in panels:
-        q = dict(p)
-        q["lines"] = [{k: v for k, v in line.items() if k != "yerr"} for line in p["lines"]]
-        plain.append(q)
-        bars.append([line for line in p["lines"] if "yerr" in line])
-    fig = panel_grid(plain, ncols=ncols, height=height)
-    for ax, lines in zip(fig.axes, bars, strict=False):
-        for line in lines:
-            ax.errorbar(
-                line["x"],
-                line["y"],
-                yerr=line["yerr"],
-                fmt="none",
-                ecolor=line["color"],
-                elinewidth=0.9,
-                capsize=2.5,
-            )
-    return fig
-
-
-def real_angles(study, bins: int) -> plt.Figure:
-    """This book's test: distances of the pooled eigen-angles of R(S) to uniform against n with
-    their Haar floors, and the pooled angle density at the largest n."""
-    from attnspec.real.models import MODELS
-
-    names = list(study.lengths)
-    panels = []
-    for key, title in (("kl", f"KL ({bins} bins)"), ("ks", "Kolmogorov"), ("w1", r"$W_1$ (rad)")):
-        lines = []
-        for i, m in enumerate(names):
-            ns = study.lengths[m]
-            lines.append(
-                series_line(
-                    ns,
-                    [study.rotation[(m, n)].real.get(key) for n in ns],
-                    f"$R(S)$, {MODELS[m].display}",
-                    i,
-                )
-            )
-            lines.append(
-                guide_line(
-                    ns,
-                    [study.rotation[(m, n)].haar.get(key) for n in ns],
-                    f"Haar floor, {MODELS[m].display}",
-                    "--" if i == 0 else ":",
-                    color=_style(i)["color"],
-                )
-            )
-        panels.append(
-            {
-                "title": f"$R(S)$: {title}",
-                "xlabel": "tokens $n$",
-                "ylabel": "distance",
-                "logx": True,
-                "logy": True,
-                "xticks": study.lengths[names[0]],
-                "lines": lines,
-            }
-        )
-    centres = np.arange(bins) * 2 * np.pi / bins
-    centres = np.where(centres > np.pi, centres - 2 * np.pi, centres)
-    order = np.argsort(centres)
-    lines = []
-    for i, m in enumerate(names):
-        phi = study.rotation[(m, study.top(m))].pooled
-        counts = np.bincount(
-            np.floor(phi / (2 * np.pi) * bins + 0.5).astype(int) % bins, minlength=bins
-        )
-        density = counts / phi.size * bins / (2 * np.pi)
-        lines.append(
-            series_line(centres[order], density[order], None, i, marker=None, drawstyle="steps-mid")
-        )
-    lines.append(guide_line([-np.pi, np.pi], [1 / (2 * np.pi)] * 2, "uniform density", "-."))
-    panels.append(
-        {
-            "title": "pooled eigen-angles of $R(S)$, largest $n$",
-            "xlabel": r"$\varphi$",
-            "ylabel": "density",
-            "lines": lines,
-        }
-    )
-    return panel_grid(panels, height=2.8)
-
-
-def real_spectra(study) -> plt.Figure:
-    """Median W₁ of real spectra to their canonical counterparts and to rank-one averaging against
-    n, W₁ per layer at the largest n, and one head's ordered singular values per model."""
-    from attnspec.real.models import MODELS
-
-    names = list(study.lengths)
-    lines = []
-    for i, m in enumerate(names):
-        ns = study.lengths[m]
-        lines.append(
-            _error_series(
-                ns,
-                [study.spectra[(m, n)].stats["w1"] for n in ns],
-                f"canonical, {MODELS[m].display}",
-                2 * i,
-            )
-        )
-        lines.append(
-            _error_series(
-                ns,
-                [study.spectra[(m, n)].stats["w1_avg"] for n in ns],
-                f"averaging, {MODELS[m].display}",
-                2 * i + 1,
-            )
-        )
-    panels = [
-        {
-            "title": r"median $W_1$(real, reference)",
-            "xlabel": "tokens $n$",
-            "ylabel": r"$W_1$",
-            "logx": True,
-            "logy": True,
-            "xticks": study.lengths[names[0]],
-            "lines": lines,
-        }
-    ]
-    lines = []
-    for i, m in enumerate(names):
-        s = study.spectra[(m, study.top(m))]
-        depth = np.arange(s.n_layers) / max(s.n_layers - 1, 1)
-        lines.append(series_line(depth, s.layer_w1, f"canonical, {MODELS[m].display}", 2 * i))
-    panels.append(
-        {
-            "title": f"per layer, $n$ = {study.top(names[0])}",
-            "xlabel": "relative depth",
-            "ylabel": r"median $W_1$(real, canonical)",
-            "lines": lines,
-        }
-    )
-    for m in names:
-        h = next(
-            r
-            for r in study.heads[(m, study.top(m))]
-            if r.sv_real is not None
-            and r.layer == MODELS[m].layers - 1
-            and r.text == study.texts[0]
-        )
-        k = np.arange(1, h.n + 1)
-        panels.append(
-            {
-                "title": f"{MODELS[m].display.split(' ')[0]}: layer {h.layer + 1}, "
-                f"head {h.head + 1}",
-                "xlabel": "index $i$",
-                "ylabel": r"$\sigma_i$",
-                "logx": True,
-                "logy": True,
-                "lines": [
-                    series_line(k, np.maximum(h.sv_real, 1e-6), "real", 6, marker=None),
-                    guide_line(k, np.maximum(h.sv_canonical, 1e-6), "canonical", "--"),
-                    guide_line([1], [1], "averaging (1, 0, …)", "none", marker="x", markersize=7),
-                ],
-            }
-        )
-    return _grid_with_errorbars(panels, height=2.8)
-
-
-def real_ranks(study) -> plt.Figure:
-    """Median stable rank and erank₁ of real attention and of its canonical counterpart against n,
-    with their crossed bootstrap intervals."""
-    from attnspec.canonical.model import causal_stable_rank
-    from attnspec.real.models import MODELS
-
-    names = list(study.lengths)
-    panels = []
-    for key, title in (("srank", "stable rank"), ("erank1", r"entropy effective rank erank$_1$")):
-        lines = []
-        for i, m in enumerate(names):
-            ns = study.lengths[m]
-            for j, (suffix, kind) in enumerate((("", "real"), ("_c", "canonical"))):
-                lines.append(
-                    _error_series(
-                        ns,
-                        [study.spectra[(m, n)].stats[key + suffix] for n in ns],
-                        f"{kind}, {MODELS[m].display}",
-                        2 * i + j,
-                    )
-                )
-        if key == "srank":
-            ns = study.lengths[names[0]]
-            lines.append(
-                guide_line(
-                    ns, [causal_stable_rank(np.zeros(n)) for n in ns], r"causal, $\Sigma = 0$", ":"
-                )
-            )
-        panels.append(
-            {
-                "title": title,
-                "xlabel": "tokens $n$",
-                "ylabel": "median",
-                "logx": True,
-                "logy": True,
-                "xticks": study.lengths[names[0]],
-                "lines": lines,
-            }
-        )
-    return _grid_with_errorbars(panels, height=3.2)
-
-
-def rank_scale(scale) -> plt.Figure:
-    """Stable rank and erank₁ against the context length for random initialization, the canonical
-    model and trained heads, on one scale (:class:`attnspec.real.rank_scale.RankScale`)."""
-    panels = []
-    for attr, title in (("srank", "stable rank"), ("erank1", r"erank$_1$")):
-        lines = []
-        for i, (name, points) in enumerate(getattr(scale, attr).items()):
-            ns = sorted(points)
-            v = np.array([points[n].value for n in ns])
-            se = np.array([points[n].se for n in ns])
-            lines.append(series_line(ns, v, name, i) | {"yerr": np.vstack([2 * se, 2 * se])})
-        if attr == "srank":
-            lines.append(
-                guide_line(
-                    scale.lengths,
-                    [scale.limit] * len(scale.lengths),
-                    r"$e^{\beta^2}$, random init limit",
-                    ":",
-                )
-            )
-        panels.append(
-            {
-                "title": title,
-                "xlabel": r"context length $\ell$ (tokens $n$)",
-                "ylabel": title,
-                "logx": True,
-                "logy": True,
-                "xticks": scale.lengths,
-                "lines": lines,
-            }
-        )
-    return _grid_with_errorbars(panels, height=3.6)
