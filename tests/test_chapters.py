@@ -112,8 +112,9 @@ def test_glue_keys_are_unique_across_the_book_and_prefixed():
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_glue_role_fits_its_value(name):
     """Text is glued as Markdown, shown by {glue:md}; {glue:text} would print its repr."""
-    values = glued_values(executed(name))
-    prose = "".join(c.source for c in executed(name).cells if c.cell_type == "markdown")
+    nb = executed(name)
+    values = glued_values(nb)
+    prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
     wrong = [
         f"{role} of {kind} {key}"
         for role, key in re.findall(r"\{glue:(text|md)\}`([\w-]+)", prose)
