@@ -151,6 +151,8 @@ def test_glue_all_glues_each_stored_value_under_the_prefix(stored, monkeypatch):
     [
         ("paper §3.2", "from a paper"),
         ("seed notebook", "from the seed notebook"),
+        ("seed summary: “…”", "from the seed summary of a paper"),
+        ("Pennington and Worah (2017): the law of the linear model", "a known law"),
         ("derived in this book from the paper's Theorem 1", "derived in this book"),
         ("this book's test", "derived in this book"),
         ("sanity check", "sanity checks"),

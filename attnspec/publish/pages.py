@@ -324,7 +324,9 @@ def farthest_rung(stored: StoredChapters, chapter: str = "bulk-equivalence") -> 
 
 PROVENANCE_KINDS = {
     "paper": "from a paper",
+    "seed summary": "from the seed summary of a paper",
     "seed": "from the seed notebook",
+    "pennington": "a known law",
     "derived": "derived in this book",
     "this book": "derived in this book",
     "here": "derived in this book",
@@ -335,14 +337,18 @@ PROVENANCE_KINDS = {
 def provenance_kind(text: str) -> str:
     """The kind of a claim's provenance, by the first keyword it contains.
 
-    One of: from a paper, from the seed notebook, derived in this book, sanity checks, other, or
-    provenance not stated. "derived in this book from the paper's Theorem 1" is *derived*.
+    One of: from a paper, from the seed summary of a paper, from the seed notebook, a known law,
+    derived in this book, sanity checks, other, or provenance not stated; where two keywords start
+    at the same place, the longer decides. "derived in this book from the paper's Theorem 1" is
+    *derived*; "seed summary: …" is *from the seed summary of a paper*.
     """
     low = (text or "").lower()
     if not low.strip():
         return "provenance not stated"
-    found = [(low.find(word), kind) for word, kind in PROVENANCE_KINDS.items() if word in low]
-    return min(found)[1] if found else "other"
+    found = [
+        (low.find(word), -len(word), kind) for word, kind in PROVENANCE_KINDS.items() if word in low
+    ]
+    return min(found)[2] if found else "other"
 
 
 def findings_markdown(stored: StoredChapters) -> str:
