@@ -3,8 +3,9 @@ r"""The Gaussian-equivalent limit law: the quartic for its Cauchy transform, its
 The large-d law of the squared singular values of the linear Gaussian-equivalent model. It is
 Pennington and Worah's limiting law of nonlinear random-matrix theory ("Nonlinear random matrix
 theory for deep learning", NeurIPS 2017) at :math:`\phi = \psi = 1`, :math:`\eta = \theta_1`,
-:math:`\zeta = \theta_2` (their form: :mod:`attnspec.laws.pennington_worah`); Péché (2019) and
-Benigni and Péché (2021) study the same law. This module computes it from a quartic that this book
+:math:`\zeta = \theta_2` (their form: :mod:`attnspec.laws.pennington_worah`); Péché (2019) shows
+that it is the limit law of the linear model, Benigni and Péché (2021) extend it to sub-Gaussian
+entries and real-analytic nonlinearities. This module computes it from a quartic that this book
 re-derives independently by free probability; the ``scipy.stats``-like interface comes from
 :class:`~attnspec.laws.base.SquaredSingularValueLaw`. What the Gaussian-equivalence paper (arXiv
 2510.06685) adds is that softmax attention, which is not an entrywise map, has this law.

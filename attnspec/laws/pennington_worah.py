@@ -11,9 +11,9 @@ limiting spectral law of :math:`M = YY^\top/m`, :math:`Y = f(WX)`, through its S
 
 and in their notation the Gaussian-equivalent linear model of the Gaussian-equivalence paper is
 :math:`\sqrt\zeta\, WX/\sqrt{n_0} + \sqrt{\eta - \zeta}\, Z`. The law is theirs (proved for
-Gaussian :math:`W, X`; Benigni and Péché, Electron. J. Probab. 26, 2021, extend it to
-sub-Gaussian entries and real-analytic :math:`f`; Péché, Electron. Commun. Probab. 24, 2019,
-writes a note on this distribution). At :math:`\phi = \psi = 1`, with
+Gaussian :math:`W, X`; Péché, Electron. Commun. Probab. 24, 2019, shows that it is the limit law
+of the linear-plus-noise model above; Benigni and Péché, Electron. J. Probab. 26, 2021, extend it
+to sub-Gaussian entries and real-analytic :math:`f`). At :math:`\phi = \psi = 1`, with
 :math:`\eta = \theta_1` and :math:`\zeta = \theta_2`, clearing the denominator gives a quartic in
 :math:`P` (:math:`t = 1/\lambda`):
 
