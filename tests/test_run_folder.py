@@ -65,7 +65,7 @@ def test_run_refuses_an_output_folder_that_holds_code(tmp_path, capsys):
     for force in ([], ["--force"]):
         assert cli_status([*SETUP, "-o", str(out), *force]) == 2
         err = capsys.readouterr().err
-        one_line(err, "not empty" if not force else "which is not a file of a run")
+        one_line(err, "not empty" if not force else "which is not a file of this chapter's run")
     assert not marker.exists() and tree(out) == before
 
 
@@ -159,9 +159,9 @@ def test_a_second_run_is_refused_and_force_replaces_the_whole_previous_run(tmp_p
 @pytest.mark.parametrize(
     "entry, fragment",
     [
-        ("notes.txt", "holds 'notes.txt', which is not a file of a run"),
-        ("sub/", "holds 'sub', which is not a file of a run"),
-        ("setup.ipynb->", "holds 'setup.ipynb', which is not a file of a run"),  # a symlink
+        ("notes.txt", "holds 'notes.txt', which is not a file of this chapter's run"),
+        ("sub/", "holds 'sub', which is not a file of this chapter's run"),
+        ("setup.ipynb->", "holds 'setup.ipynb', which is not a file of this chapter's run"),  # a symlink
     ],
 )
 def test_force_replaces_only_a_folder_of_runs(entry, fragment, tmp_path, capsys):
@@ -178,6 +178,48 @@ def test_force_replaces_only_a_folder_of_runs(entry, fragment, tmp_path, capsys)
     assert cli_status([*SETUP, "-o", str(out), "--force"]) == 2
     one_line(capsys.readouterr().err, fragment)
     assert sorted(p.name for p in out.iterdir()) == before
+
+
+def test_force_replaces_only_this_chapters_run_never_another_chapters(tmp_path, capsys):
+    """Issue 29, item 4: a folder holding another chapter's run is refused, even with --force."""
+    out = tmp_path / "R"
+    out.mkdir()
+    for name in ("setup.ipynb", "setup.results.json", "ladder.ipynb", "ladder.results.json"):
+        (out / name).write_text("{}\n")
+    before = tree(out)
+    assert cli_status([*SETUP, "-o", str(out), "--force"]) == 2
+    one_line(capsys.readouterr().err, "holds 'ladder.ipynb', which is not a file of this chapter")
+    assert tree(out) == before
+
+
+def test_the_books_stored_chapters_are_never_a_run_folder(tmp_path, monkeypatch, capsys):
+    """Issue 29, item 4: ``-o book/chapters --force`` once deleted the other chapters' runs. The
+    stored folder is a stand-in here (a link to it counts as it), so a regression harms nothing."""
+    from attnspec.core import paths
+
+    stored = tmp_path / "book" / "chapters"
+    stored.mkdir(parents=True)
+    (stored / "setup.ipynb").write_text("{}\n")
+    (tmp_path / "link").symlink_to(stored)
+    monkeypatch.setattr(paths, "EXECUTED", stored)
+    for folder, extra in ((stored, []), (stored, ["--force"]), (tmp_path / "link", ["--force"])):
+        assert cli_status([*SETUP, "-o", str(folder), *extra]) == 2
+        one_line(capsys.readouterr().err, "is the book's stored chapters")
+    assert tree(stored) == {"setup.ipynb": b"{}\n"}
+
+
+def test_a_second_run_into_a_reserved_folder_is_refused_and_names_the_holder(tmp_path, capsys):
+    """Issue 29, item 5: while one run works in R, another run into R is refused (status 2)."""
+    from attnspec.core.lock import lock_path, reserved
+
+    out = tmp_path / "R"
+    with reserved(out, "held"):
+        assert cli_status([*SETUP, "-o", str(out)]) == 2
+        one_line(capsys.readouterr().err, f"another run is writing into it (process {os.getpid()})")
+        assert not out.exists()
+    assert not lock_path(out).exists()  # the holder removes its lock file
+    with reserved(out, "held again"):  # and a released folder can be reserved again
+        pass
 
 
 def test_force_never_replaces_the_current_folder(tmp_path, monkeypatch, capsys):

@@ -8,10 +8,12 @@ pipeline (:mod:`attnspec.publish.render`). The kernel runs in a private temporar
 (:func:`attnspec.publish.chapters.execute`); DIR is written only at the end.
 
 A run never mixes with another: a DIR that is not empty is refused (status 2) unless ``--force`` is
-given, and then only if it holds nothing but a run's files (``NAME.ipynb``, ``NAME.results.json``,
-``NAME.html`` of chapters); the new run is built beside it and replaces the whole folder at once,
-so no file of the old run stays beside the new one. Ctrl-C or SIGTERM stops with one line and
-status 130 or 143, leaving no partial or temporary file.
+given, and then only if it holds nothing but this chapter's run (``CHAPTER.ipynb``,
+``CHAPTER.results.json``, ``CHAPTER.html``); the new run is built beside it and replaces the whole
+folder at once, so no file of the old run stays beside the new one. The book's own stored chapters
+are never a run folder, and a run reserves DIR (:func:`attnspec.core.lock.reserved`), so a second
+run into the same folder is refused while the first one works. Ctrl-C or SIGTERM stops with one
+line and status 130 or 143, leaving no partial or temporary file.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import argparse
 import os
 import signal
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from .options import add_output, output_option, parameter_pairs
@@ -60,18 +62,25 @@ def add_parser(sub) -> None:
     parser.set_defaults(run=run)
 
 
-def previous_run(folder: Path, chapters: list[str], option: str, force: bool) -> bool:
-    """Whether ``folder`` holds a previous run that ``--force`` lets this run replace.
+def previous_run(folder: Path, name: str, option: str, force: bool) -> bool:
+    """Whether ``folder`` holds a previous run of chapter ``name`` that ``--force`` lets this run
+    replace.
 
     Raises
     ------
     InvalidInput
-        if ``folder`` is not empty and ``force`` is not given, or if it holds anything but a run's
-        files, or the current folder.
+        if ``folder`` is the book's stored chapters, if it is not empty and ``force`` is not given,
+        or if it holds anything but this chapter's run, or the current folder.
     """
     from ..core.errors import InvalidInput
+    from ..core.paths import EXECUTED
 
     where = f"{option} {str(folder)!r}"
+    if folder.exists() and folder.resolve() == EXECUTED.resolve():
+        raise InvalidInput(
+            f"{where}: is the book's stored chapters, which only `attnspec notebooks` rewrites; "
+            "give another folder"
+        )
     if force and folder.is_symlink():
         raise InvalidInput(f"{where}: is a symlink; --force replaces only a folder")
     entries = sorted(folder.iterdir()) if folder.is_dir() else []
@@ -82,12 +91,12 @@ def previous_run(folder: Path, chapters: list[str], option: str, force: bool) ->
             f"{where}: folder is not empty (a previous run?); give --force to replace it, "
             "or another folder"
         )
-    allowed = {pattern.format(name) for name in chapters for pattern in RUN_FILES}
+    allowed = {pattern.format(name) for pattern in RUN_FILES}
     foreign = [p.name for p in entries if p.name not in allowed or p.is_symlink() or p.is_dir()]
     if foreign:
         raise InvalidInput(
-            f"{where}: holds {foreign[0]!r}, which is not a file of a run; --force replaces only "
-            "a folder of runs as a whole"
+            f"{where}: holds {foreign[0]!r}, which is not a file of this chapter's run; --force "
+            f"replaces only a folder that holds {name}'s run alone"
         )
     here = Path.cwd().resolve()
     if folder.resolve() in (here, *here.parents):
@@ -127,21 +136,23 @@ def run(args: argparse.Namespace) -> int:
     from ..core import cleanup
     from ..core.atomic import check_folder
     from ..core.cleanup import interrupts
+    from ..core.lock import reserved
     from ..publish.chapters import chapter, execute, toc_chapter_names
 
     written: list[Path] = []
-    with interrupts(written, "run"):
+    with interrupts(written, "run"), ExitStack() as stack:
         chap = chapter(args.chapter)
         # every value and every rule between parameters, before a kernel starts
         resolved = chap.resolve(chap.parse_parameters(parameter_pairs(args.parameter)))
         option, names = output_option(args), toc_chapter_names()
         given = args.output if args.output is not None else Path("runs") / chap.name
         out = check_folder(given, option)
+        stack.enter_context(reserved(out, f"{option} {str(given)!r}"))
         # what killed runs left: hidden folders of every chapter's run and page
         prefixes = [f".{name}-{kind}" for name in names for kind in ("", "html-")]
         cleanup.remove_stale(out, *prefixes)
         notebook_name = f"{chap.name}.ipynb"
-        if not previous_run(out, names, option, args.force):
+        if not previous_run(out, chap.name, option, args.force):
             out.mkdir(parents=True, exist_ok=True)
             execute(resolved, out / notebook_name)
             written += [out / notebook_name, out / f"{chap.name}.results.json"]

@@ -1,0 +1,62 @@
+"""An exclusive reservation of a folder by one process: ``flock`` on a hidden file beside it.
+
+The kernel releases the lock when its holder dies, so a killed run never blocks the next one; the
+holder removes the file when it is done.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import InvalidInput
+
+
+def lock_path(folder: Path) -> Path:
+    """``.attnspec-<16 hex digits of sha256(name)>.lock`` beside ``folder`` (fixed length, so any
+    legal folder name gives a legal lock name)."""
+    digest = hashlib.sha256(os.fsencode(folder.name)).hexdigest()[:16]
+    return folder.parent / f".attnspec-{digest}.lock"
+
+
+@contextmanager
+def reserved(folder: Path, what: str) -> Iterator[None]:
+    """Hold ``folder`` for the block; InvalidInput, naming the holder's pid, if another holds it.
+
+    The lock file beside it is created (with the parents) when missing and removed on exit. A
+    file that another holder removed in between is not trusted: the lock is taken again on the file
+    at that path.
+    """
+    path = lock_path(Path(folder).absolute())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise InvalidInput(
+                f"{what}: another run is writing into it (process {holder}); wait for it to "
+                "finish, or give another folder"
+            ) from None
+        try:
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        os.close(fd)
