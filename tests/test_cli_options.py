@@ -128,6 +128,18 @@ def test_parameter_names_with_dashes_or_underscores():
             assert build_parser().parse_args([*command, spelling, "7"]).remove_top_k == "7"
 
 
+@pytest.mark.parametrize("pairs", [[["d", "50"], ["d", "60"]], [["c-poly", "1"], ["c_poly", "2"]]])
+def test_a_parameter_given_twice_is_refused_not_silently_the_last(pairs, tmp_path, capsys):
+    """Issue 29, item 14: ``-p d 50 -p d 60`` kept 60 without a word."""
+    with pytest.raises(InvalidInput, match="is given twice"):
+        parameter_pairs(pairs)
+    argv = ["run", "convergence-threshold", *(x for p in pairs for x in ("-p", *p))]
+    assert cli_status([*argv, "-o", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "is given twice" in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("spelling", ["remove_top_k", "remove-top-k"])
 def test_run_accepts_both_spellings(spelling, tmp_path, capsys):
     argv = ["run", "ladder", "-p", "d", "50", "-p", spelling, "60", "-o", str(tmp_path / "r")]

@@ -59,8 +59,20 @@ def parse_parameters(args: argparse.Namespace, names: list[str]) -> dict:
 
 
 def parameter_pairs(pairs: list[list[str]] | list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``-p NAME VALUE`` pairs with each name in the underscore spelling."""
-    return [(parameter_name(name), value) for name, value in pairs]
+    """``-p NAME VALUE`` pairs with each name in the underscore spelling; a name given twice (in
+    either spelling) is InvalidInput, since only one of its values could be used."""
+    from ..core.errors import InvalidInput
+
+    named = [(parameter_name(name), value) for name, value in pairs]
+    seen: dict[str, str] = {}
+    for (name, value), (given, _) in zip(named, pairs, strict=True):
+        if name in seen:
+            raise InvalidInput(
+                f"-p {given}: the parameter {name} is given twice ({seen[name]!r} and "
+                f"{value!r}); give it once"
+            )
+        seen[name] = value
+    return named
 
 
 class _Output(argparse.Action):
