@@ -236,3 +236,26 @@ def test_the_out_of_memory_hint_names_only_options_the_command_has(
     err = capsys.readouterr().err
     one_line(err, f"attnspec {command}: out of memory: try a smaller d, ")
     assert ("--workers" in err) is hint
+
+
+# ---- issue 29, item 10: a file name that is not UTF-8 ------------------------------------------
+
+
+def test_a_file_name_that_is_not_utf8_is_written(tmp_path):
+    """``law -o $'l\\xff.json'`` ended in UnicodeEncodeError (status 1)."""
+    name = os.fsdecode(b"l\xff.json")
+    done = attnspec("law", "--beta", "1", "-o", name, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert os.fsencode(tmp_path) + b"/l\xff.json" in [os.fsencode(p) for p in tmp_path.iterdir()]
+
+
+def test_a_folder_name_that_is_not_utf8_is_checked_as_any_other(tmp_path):
+    from attnspec.core.atomic import check_folder, temporary_affixes
+    from attnspec.core.errors import InvalidInput
+
+    folder = tmp_path / os.fsdecode(b"r\xff")
+    assert check_folder(folder, "-o") == folder
+    with pytest.raises(InvalidInput, match="longer than 255 bytes"):
+        check_folder(tmp_path / os.fsdecode(b"\xff" * 256), "-o")
+    prefix, suffix = temporary_affixes(tmp_path / os.fsdecode(b"\xff" * 250 + b".json"))
+    assert len(os.fsencode(prefix + "12345678" + suffix)) <= 255

@@ -46,15 +46,25 @@ def new_file_mode() -> int:
 
 
 def _shortened(text: str, size: int) -> str:
-    """``text`` cut to at most ``size`` bytes of UTF-8, on a character boundary."""
-    return text.encode()[: max(size, 0)].decode(errors="ignore")
+    """``text`` cut to at most ``size`` bytes of its file-system encoding, on a character boundary
+    (bytes that are not UTF-8, as :func:`os.fsdecode` keeps them, count one each)."""
+    cut = os.fsencode(text)[: max(size, 0)]
+    for back in range(1, min(3, len(cut)) + 1):  # a multi-byte character cut in its middle
+        lead = cut[-back]
+        if lead >= 0xC0:
+            if back < (2 if lead < 0xE0 else 3 if lead < 0xF0 else 4):
+                cut = cut[:-back]
+            break
+        if lead < 0x80:
+            break
+    return os.fsdecode(cut)
 
 
 def temporary_affixes(path: Path) -> tuple[str, str]:
     """The prefix and suffix of the temporary files of ``path``: ``.{stem}-{pid}-`` and
     ``.tmp{suffix}``, shortened (stem first, then suffix) to fit in :data:`NAME_MAX` bytes."""
     suffix = _shortened(path.suffix, NAME_MAX // 4)
-    stem = _shortened(path.stem, NAME_MAX - _TEMPORARY_EXTRA - len(suffix.encode()))
+    stem = _shortened(path.stem, NAME_MAX - _TEMPORARY_EXTRA - len(os.fsencode(suffix)))
     return f".{stem}-{os.getpid()}-", f".tmp{suffix}"
 
 
@@ -149,7 +159,7 @@ def _check_name(path: Path, folder: Path, option: str) -> None:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         longest = NAME_MAX
-    if len(path.name.encode()) > longest:
+    if len(os.fsencode(path.name)) > longest:
         raise InvalidInput(f"{option} {str(path)!r}: the name is longer than {longest} bytes")
 
 
@@ -165,7 +175,7 @@ def check_folder(path: str | Path, option: str = "--output") -> Path:
         raise InvalidInput(f"{option} {text!r}: must be the path of a folder")
     folder = Path(text)
     for part in folder.parts:
-        if len(part.encode()) > NAME_MAX:
+        if len(os.fsencode(part)) > NAME_MAX:
             raise InvalidInput(f"{option} {text!r}: a name is longer than {NAME_MAX} bytes")
     existing = folder
     while not existing.exists():
