@@ -108,6 +108,16 @@ def test_a_file_a_test_wrote_into_the_site_is_refused(tested):
     assert "written after the book build" in message and "book/_probe_a.html" in message
 
 
+def test_an_untracked_file_whose_name_is_not_utf8_is_stamped_without_a_traceback(tested):
+    """Issue 29, item 10: ``notebooks/bad\\xff.md`` ended a passing make test in a traceback."""
+    before = gate.tree_hash(tested)
+    (tested / os.fsdecode(b"notebooks/bad\xff.md")).write_text("# B\n")
+    assert os.fsdecode(b"notebooks/bad\xff.md") in gate.tree_files(tested)
+    assert gate.tree_hash(tested) != before
+    gate.write_stamp(tested)
+    assert "dirty" in refused(tested)
+
+
 def test_stamp_needs_the_built_book(tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     with pytest.raises(gate.Refused, match="is missing: make test builds it"):

@@ -56,9 +56,10 @@ def _git(root: Path, *args: str) -> bytes:
 
 
 def tree_files(root: Path = ROOT) -> list[str]:
-    """Every file git does not ignore: tracked (even if deleted) and untracked, sorted."""
+    """Every file git does not ignore: tracked (even if deleted) and untracked, sorted (a name that
+    is not UTF-8 keeps its bytes, as :func:`os.fsdecode` gives them)."""
     listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    return sorted({name for name in listed.decode().split("\0") if name})
+    return sorted({name for name in os.fsdecode(listed).split("\0") if name})
 
 
 def tree_hash(root: Path = ROOT) -> str:

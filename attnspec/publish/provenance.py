@@ -72,7 +72,7 @@ def versions() -> dict[str, str]:
 def file_digest(path: Path) -> str:
     """The hex SHA-256 of a file's bytes (of its target's name, for a symbolic link)."""
     path = Path(path)
-    data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+    data = os.fsencode(os.readlink(path)) if path.is_symlink() else path.read_bytes()
     return hashlib.sha256(data).hexdigest()
 
 
@@ -81,10 +81,10 @@ def content_hash(digests: Iterable[tuple[str, str]]) -> str:
 
     ``sha256:`` and the SHA-256 of the lines ``name\0digest\n`` in name order: it changes when
     any file is added, removed, renamed or changed, and depends on nothing else (no time, no
-    folder).
+    folder). Names are hashed in their file-system bytes, so a name that is not UTF-8 counts too.
     """
     lines = "".join(f"{name}\0{digest}\n" for name, digest in sorted(digests))
-    return "sha256:" + hashlib.sha256(lines.encode()).hexdigest()
+    return "sha256:" + hashlib.sha256(os.fsencode(lines)).hexdigest()
 
 
 def package_files(package: Path = PACKAGE) -> list[Path]:
