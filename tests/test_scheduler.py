@@ -100,6 +100,25 @@ def test_a_malformed_reply_is_one_line_and_status_2(reply, tmp_path, capsys):
     assert not (tmp_path / "o.csv").exists()
 
 
+@pytest.mark.parametrize("port", ["99999", "0"])
+def test_a_port_out_of_range_is_one_line_not_an_overflow_traceback(port, tmp_path, capsys):
+    """Issue 29, item 12: ``--scheduler tcp://127.0.0.1:99999`` ended in OverflowError."""
+    address = f"tcp://127.0.0.1:{port}"
+    assert main([*SWEEP, "-o", str(tmp_path / "o.csv"), "--scheduler", address]) == 2
+    one_line(capsys.readouterr().err, f"port {port} is out of range: 1 to 65535")
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_the_worker_count_has_an_upper_bound(tmp_path, capsys):
+    """Issue 29, item 12: ``--workers`` had none."""
+    from attnspec.experiments.sweep import max_workers
+
+    too_many = str(max_workers() + 1)
+    assert main([*SWEEP, "-o", str(tmp_path / "o.csv"), "--workers", too_many]) == 2
+    one_line(capsys.readouterr().err, f"workers={int(too_many)} is out of range")
+    assert not (tmp_path / "o.csv").exists()
+
+
 @pytest.mark.parametrize("address", ["garbage://x", "tcp://127.0.0.1:1", "nonsense"])
 def test_a_fully_cached_sweep_still_checks_its_scheduler(address, tmp_path, capsys):
     run_ladder(Config(d=24, beta=1.0, trials=1))  # every trial of the sweep is in the cache
@@ -196,3 +215,18 @@ def test_payload_really_runs_code_when_unpickled(tmp_path):
     marker = tmp_path / "pwned"
     pickle.loads(pickle.dumps(Payload(marker)))
     assert marker.exists()
+
+
+@pytest.mark.parametrize("before", [None, "/elsewhere"])
+def test_a_trial_task_leaves_the_workers_cache_setting_as_it_was(before, tmp_path, monkeypatch):
+    """Issue 29, item 12: ``_trial_task`` set ATTNSPEC_CACHE for good in external workers."""
+    from attnspec.core import cache
+    from attnspec.experiments.sweep import _trial_task
+
+    if before is None:
+        monkeypatch.delenv(cache.CACHE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(cache.CACHE_ENV, before)
+    _trial_task(str(tmp_path), 24, 1.0, 2.0, 0, 0)
+    assert os.environ.get(cache.CACHE_ENV) == before
+    assert any(tmp_path.rglob("*"))  # the trial went into the client's cache

@@ -135,12 +135,23 @@ def cached_trial(cfg: Config, k: int, models=None) -> dict[str, np.ndarray] | No
     return _cached_trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models)
 
 
+def max_workers() -> int:
+    """The most workers a local cluster may start: 4 per core (each is a process with its own
+    matrices; beyond a few per core they only compete for memory)."""
+    return 4 * (os.cpu_count() or 1)
+
+
 def check_workers(n_workers: int | None, scheduler: str | None) -> None:
-    """Refuse a worker count below 1, or one given together with an existing scheduler."""
+    """Refuse a worker count outside 1 … :func:`max_workers`, or one given together with an
+    existing scheduler."""
     if n_workers is None:
         return
-    if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
-        raise InvalidInput(f"workers={n_workers!r} is out of range: must be an int >= 1")
+    top = max_workers()
+    if isinstance(n_workers, bool) or not isinstance(n_workers, int) or not 1 <= n_workers <= top:
+        raise InvalidInput(
+            f"workers={n_workers!r} is out of range: must be an int from 1 to {top} "
+            "(4 per core of this machine)"
+        )
     if scheduler is not None:
         raise InvalidInput(
             "workers applies to the embedded cluster only, not with an existing scheduler"
@@ -296,6 +307,8 @@ def check_scheduler(address: str) -> None:
         )
     try:
         host, port = parse_host_port(parse_address(address)[1])
+        if not 1 <= port <= 65535:
+            raise InvalidInput(f"scheduler={address!r}: port {port} is out of range: 1 to 65535")
         reply = asyncio.run(asyncio.wait_for(_identity(host, port), CONNECT_TIMEOUT))
     except (TimeoutError, EOFError, NotAScheduler, struct.error):  # no answer, or not Dask's
         reply = None
@@ -310,9 +323,17 @@ def check_scheduler(address: str) -> None:
 def _trial_task(
     cache_folder: str, d: int, beta: float, c_poly: float, seed: int, k: int, models=None
 ):
-    """Worker side: :func:`attnspec.experiments.trials.trial` with the client's cache folder."""
+    """Worker side: :func:`attnspec.experiments.trials.trial` with the client's cache folder, set
+    for this task only (an external worker's environment is left as it was)."""
+    previous = os.environ.get(cache.CACHE_ENV)
     os.environ[cache.CACHE_ENV] = cache_folder
-    return trial(d, beta, c_poly, seed, k, models)
+    try:
+        return trial(d, beta, c_poly, seed, k, models)
+    finally:
+        if previous is None:
+            del os.environ[cache.CACHE_ENV]
+        else:
+            os.environ[cache.CACHE_ENV] = previous
 
 
 def compute_trials(
