@@ -185,19 +185,42 @@ def test_normalized_sdist_depends_only_on_contents():
         assert t.extractfile("p/a.py").read() == b"a"
 
 
+def test_normalized_wheel_depends_only_on_contents():
+    def wheel(mode: int) -> bytes:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for name, data in (("p/a.py", b"a"), ("p-1.dist-info/RECORD", b"r")):
+                info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                info.external_attr = mode << 16
+                z.writestr(info, data)
+        return out.getvalue()
+
+    one, two = archive.normalized_wheel(wheel(0o600)), archive.normalized_wheel(wheel(0o644))
+    assert one == two
+    with zipfile.ZipFile(io.BytesIO(one)) as z:
+        assert z.namelist() == ["p/a.py", "p-1.dist-info/RECORD"]  # the wheel's order is kept
+        assert {i.external_attr >> 16 & 0o777 for i in z.infolist()} == {0o644}
+
+
 # -- slow: the real wheel and sdist, and a chapter re-executed from the archive alone -------------
 
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory) -> dict:
-    """The archive built twice with the real packages (each build makes its own), unpacked."""
+    """The archive built twice with the real packages (each build makes its own; the second under
+    umask 077), unpacked."""
     base = tmp_path_factory.mktemp("archive")
     site = base / "site"
     site.mkdir()
     (site / "index.html").write_text("<p>site</p>")
     pdf = base / "attnspec.pdf"
     pdf.write_bytes(b"%PDF-1.4 stand-in")
-    built = [archive.build(site, pdf, base / name) for name in ("one", "two")]
+    built = [archive.build(site, pdf, base / "one")]
+    previous = os.umask(0o077)  # issue 29, item 3: the bytes must not depend on the umask
+    try:
+        built.append(archive.build(site, pdf, base / "two"))
+    finally:
+        os.umask(previous)
     with zipfile.ZipFile(built[0]) as z:
         z.extractall(base / "unpacked")
     return {"archives": built, "folder": base / "unpacked" / TOP, "base": base}

@@ -30,6 +30,7 @@ import hashlib
 import html
 import io
 import os
+import stat
 import subprocess
 import sys
 import tarfile
@@ -127,6 +128,19 @@ def normalized_tar_gz(data: bytes, mtime: int) -> bytes:
     return out.getvalue()
 
 
+def normalized_wheel(data: bytes) -> bytes:
+    """A wheel re-written entry by entry, in its own order, with every mode 0644 (0755 where an
+    execute bit was set): the modes a umask gave the build's files do not reach its bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            mode = 0o755 if (entry.external_attr >> 16) & 0o111 else 0o644
+            info = zipfile.ZipInfo(entry.filename, date_time=entry.date_time)
+            info.create_system, info.external_attr = 3, (stat.S_IFREG | mode) << 16
+            target.writestr(info, source.read(entry), compress_type=zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
 def build_packages(root: Path, out: Path, date: str) -> tuple[Path, Path]:
     """The attnspec wheel and sdist, built reproducibly from a copy of the tree into ``out``."""
     env = dict(os.environ, SOURCE_DATE_EPOCH=str(epoch(date)))
@@ -154,6 +168,7 @@ def build_packages(root: Path, out: Path, date: str) -> tuple[Path, Path]:
             built.append(out / done.stdout.strip().splitlines()[-1])
     wheel, sdist = built
     sdist.write_bytes(normalized_tar_gz(sdist.read_bytes(), epoch(date)))
+    wheel.write_bytes(normalized_wheel(wheel.read_bytes()))
     return wheel, sdist
 
 
