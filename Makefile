@@ -22,9 +22,13 @@ PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
 # the unit tests that need nothing built and start no cluster: the fast loop
 UNIT := -m "not slow and not site and not cluster and not weights"
 
-# $(call remove,PATH): rm -rf PATH, refused unless PATH resolves strictly inside the checkout.
+# $(call remove,PATH): rm -rf PATH, refused unless PATH resolves strictly inside the checkout. The
+# folder holding PATH is resolved, PATH's own name is not: a symlink is removed, not its target.
 define remove
-	@target="$$(realpath -m -- "$(1)")"; case "$$target" in \
+	@path="$(1)"; name="$${path##*/}"; case "$$name" in \
+	  ""|.|..) target="$$(realpath -m -- "$$path")" ;; \
+	  *) target="$$(realpath -m -- "$$(dirname -- "$$path")")/$$name" ;; \
+	esac; case "$$target" in \
 	  "$(CURDIR)"/?*) rm -rf -- "$$target" ;; \
 	  *) echo "refusing to remove '$$target': not inside '$(CURDIR)'" >&2; exit 1 ;; \
 	esac

@@ -67,19 +67,23 @@ def test_portable_in_a_path_with_a_space_removes_only_its_own_cache(checkout):
     assert args[:3] == ["tests/portable_env.py", str(cache), "--"]  # one word, space and all
 
 
-def test_clean_refuses_a_build_folder_that_links_outside(checkout, tmp_path):
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "keep.txt").write_text("x\n")
+@pytest.mark.parametrize("where", ["outside", "inside"])
+def test_clean_removes_a_linked_build_folder_not_what_it_points_to(checkout, tmp_path, where):
+    """Issue 29, item 8: ``ln -s important _build; make clean`` deleted ``important/``."""
+    target = tmp_path / "outside" if where == "outside" else checkout / "important"
+    target.mkdir()
+    (target / "keep.txt").write_text("x\n")
     subprocess.run(["rm", "-rf", "--", str(checkout / "_build")], check=True)
-    (checkout / "_build").symlink_to(outside)
+    (checkout / "_build").symlink_to(target)
     try:
         done = make(checkout, "clean")
+        assert done.returncode == 0, done.stderr
+        assert not (checkout / "_build").is_symlink()
+        assert (target / "keep.txt").is_file()
     finally:
-        (checkout / "_build").unlink()
-    assert done.returncode != 0
-    assert f"refusing to remove '{outside}': not inside" in done.stderr
-    assert (outside / "keep.txt").is_file()
+        if (checkout / "_build").is_symlink():
+            (checkout / "_build").unlink()
+        subprocess.run(["rm", "-rf", "--", str(checkout / "important")], check=True)
 
 
 @pytest.mark.parametrize(
@@ -90,6 +94,8 @@ def test_clean_refuses_a_build_folder_that_links_outside(checkout, tmp_path):
         ("$(CURDIR)", False),  # the checkout itself is not strictly inside it
         ("$(CURDIR)/", False),
         ("$(CURDIR)/..", False),
+        ("$(CURDIR)/_build/..", False),  # the checkout again
+        ("$(CURDIR)/_build/.", True),
         ("$(CURDIR)/../attnspec", False),  # the sentinel sibling
         ("$(CURDIR)/_build/../../attnspec", False),
         ("/nonexistent/attnspec", False),
