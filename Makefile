@@ -113,13 +113,18 @@ lint: install
 	"$(BIN)/check-jsonschema" --builtin-schema custom.github-workflows-require-timeout \
 	  $(WORKFLOWS) || status=1; \
 	"$(BIN)/zizmor" --offline --no-progress $(WORKFLOWS) || status=1; \
+	test $$status -ne 0 || "$(BIN)/python" -m attnspec.publish.gate passed lint || status=1; \
 	exit $$status
 
 # Lint first (seconds; fails early). Then, on both cores (pytest-xdist, one worker per core, a file
 # per worker at a time): every test that needs no built site, and nbval on every notebook, all in
 # the portability environment; beside them the book is built (it only reads the stored notebooks).
-# Last, the tests of the built site in Chromium. All must pass.
-test: install lint browser
+# Last, the tests of the built site in Chromium. All must pass. The tree is recorded as the run
+# begins, each step that passes leaves a marker, and the stamp that make site needs is written only
+# when lint and the tests passed and the tree is still the one they tested (so not under make -i).
+test: install
+	"$(BIN)/python" -m attnspec.publish.gate begin
+	@$(MAKE) --no-print-directory lint browser
 	$(call remove,$(TEST_CACHE))
 	@mkdir -p _build; \
 	("$(BIN)/jupyter-book" build . --all -W --keep-going > _build/book.log 2>&1) & book=$$!; \
@@ -127,7 +132,8 @@ test: install lint browser
 	tests=$$?; wait $$book; built=$$?; \
 	echo "== book build (exit $$built): _build/book.log =="; tail -n 5 _build/book.log; \
 	$(PYTEST) -m site tests; site=$$?; \
-	test $$tests -eq 0 && test $$built -eq 0 && test $$site -eq 0
+	test $$tests -eq 0 && test $$built -eq 0 && test $$site -eq 0 && \
+	  "$(BIN)/python" -m attnspec.publish.gate passed tests
 	$(call remove,$(TEST_CACHE))
 	"$(BIN)/python" -m attnspec.publish.gate stamp
 

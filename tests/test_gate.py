@@ -35,9 +35,22 @@ def tested(tmp_path) -> Path:
     """A clean checkout whose `make test` passed: book built, stamp written."""
     files = {"notebooks/a.md": "# A\n", "requirements.lock": "numpy==2.0 --hash=sha256:00\n"}
     root = committed(tmp_path / "checkout", {**files, ".gitignore": "_build/\n"})
-    build_book(root)
-    gate.write_stamp(root)
+    passing_run(root)
     return root
+
+
+def passing_run(root: Path) -> None:
+    """What a passing `make test` leaves: the book built, and the stamp of a run that passed."""
+    build_book(root)
+    stamp_after_passing(root)
+
+
+def stamp_after_passing(root: Path) -> None:
+    """The end of a `make test` that began on the tree as it is and passed every step."""
+    gate.begin(root)
+    for step in gate.STEPS:
+        gate.passed(step, root)
+    gate.write_stamp(root)
 
 
 def refused(root: Path) -> str:
@@ -83,7 +96,7 @@ def test_a_tree_committed_after_the_test_is_untested(tested):
 
 def test_a_tree_tested_dirty_and_then_committed_as_it_was_is_published(tested):
     (tested / "notebooks" / "a.md").write_text("# A, edited\n")
-    gate.write_stamp(tested)  # make test passed on the uncommitted edit
+    stamp_after_passing(tested)  # make test passed on the uncommitted edit
     git(tested, "commit", "-q", "-am", "edit")
     assert gate.publish(tested).is_dir()
 
@@ -103,7 +116,7 @@ def test_a_file_a_test_wrote_into_the_site_is_refused(tested):
     probe = tested / gate.HTML / "book" / "_probe_a.html"
     probe.write_text("probe")
     later(probe, 20)
-    gate.write_stamp(tested)  # written after the build, before the stamp: still a test's file
+    stamp_after_passing(tested)  # written after the build, before the stamp: a test's file
     message = refused(tested)
     assert "written after the book build" in message and "book/_probe_a.html" in message
 
@@ -114,8 +127,51 @@ def test_an_untracked_file_whose_name_is_not_utf8_is_stamped_without_a_traceback
     (tested / os.fsdecode(b"notebooks/bad\xff.md")).write_text("# B\n")
     assert os.fsdecode(b"notebooks/bad\xff.md") in gate.tree_files(tested)
     assert gate.tree_hash(tested) != before
-    gate.write_stamp(tested)
+    stamp_after_passing(tested)
     assert "dirty" in refused(tested)
+
+
+def begun(root: Path, steps=gate.STEPS) -> None:
+    gate.begin(root)
+    for step in steps:
+        gate.passed(step, root)
+    build_book(root)
+
+
+def test_a_tree_changed_while_make_test_ran_is_not_stamped(tested):
+    """Issue 29, item 2: the stamp hashed the tree at the end, so a commit made during a long
+    make test was stamped as tested."""
+    (tested / gate.STAMP).unlink()
+    begun(tested)
+    (tested / "notebooks" / "a.md").write_text("# A, changed while the tests ran\n")
+    git(tested, "commit", "-qam", "during the run")
+    with pytest.raises(gate.Refused, match="the tree changed while make test ran"):
+        gate.write_stamp(tested)
+    assert not (tested / gate.STAMP).exists()
+
+
+@pytest.mark.parametrize("missing", gate.STEPS)
+def test_a_run_with_a_step_that_did_not_pass_is_not_stamped(tested, missing):
+    """Issue 29, item 2: ``make -i test`` wrote the stamp after failures."""
+    (tested / gate.STAMP).unlink()
+    begun(tested, [s for s in gate.STEPS if s != missing])
+    with pytest.raises(gate.Refused, match=f"the {missing} step of this make test did not pass"):
+        gate.write_stamp(tested)
+
+
+def test_markers_of_an_earlier_run_do_not_count(tested):
+    (tested / gate.STAMP).unlink()
+    begun(tested)
+    gate.begin(tested)  # a new run begins: the old markers are gone
+    with pytest.raises(gate.Refused, match="did not pass"):
+        gate.write_stamp(tested)
+
+
+def test_a_step_outside_make_test_leaves_no_marker(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert gate.passed("lint", tmp_path) is None
+    assert gate.main(["passed", "lint"], tmp_path) == 0
+    assert not (tmp_path / gate.marker("lint")).exists()
 
 
 def test_stamp_needs_the_built_book(tmp_path):
@@ -135,6 +191,9 @@ def test_outside_a_checkout_make_test_passes_without_a_stamp(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, status", [(["site"], 0), (["stamp"], 0), ([], 2), (["publish"], 2)])
 def test_command_statuses(tested, argv, status, capsys):
+    if argv == ["stamp"]:
+        assert gate.main(["begin"], tested) == 0
+        assert all(gate.main(["passed", step], tested) == 0 for step in gate.STEPS)
     assert gate.main(argv, tested) == status
 
 

@@ -1,7 +1,11 @@
 """The publication gate: the site is published only from a tree that passed ``make test``.
 
-``python -m attnspec.publish.gate stamp`` ends a passing ``make test``: it writes
-``_build/tested.json`` with the content hash of the tested tree (:func:`tree_hash`: every file git
+``python -m attnspec.publish.gate begin`` starts ``make test``: it records the tree as it is then
+(``_build/test-begin.json``) and forgets the pass markers of earlier runs. Each step that passes
+leaves one (``gate passed lint``, ``gate passed tests``). ``python -m attnspec.publish.gate stamp``
+ends ``make test``: only if every step (:data:`STEPS`) left its marker in this run, and the tree is
+still the one it began with, it writes ``_build/tested.json`` with the content hash of the tested
+tree (:func:`tree_hash`: every file git
 does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the content
 hash of the site it built (``_build/html``) and the time of that build (``_build/book.log``, which
 the book build writes last). Outside a git checkout it writes none (and ``make test`` still passes).
@@ -40,6 +44,14 @@ HTML = f"{BUILD}/html"
 SITE = f"{BUILD}/site"
 #: the book build's log: ``make test`` writes it while building, so it ends when the build ends
 BOOK_LOG = f"{BUILD}/book.log"
+#: the tree as ``make test`` began, and the steps of ``make test`` that must pass for a stamp
+BEGIN = f"{BUILD}/test-begin.json"
+STEPS = ("lint", "tests")
+
+
+def marker(step: str) -> str:
+    """The pass marker of a step of ``make test``."""
+    return f"{BUILD}/test-passed-{step}.json"
 
 
 class Refused(Exception):
@@ -80,21 +92,64 @@ def folder_digests(folder: Path) -> dict[str, str]:
     }
 
 
+def begin(root: Path = ROOT) -> Path:
+    """Record the tree as ``make test`` begins, and remove the pass markers of earlier runs."""
+    for step in STEPS:
+        (root / marker(step)).unlink(missing_ok=True)
+    start = {"tree": tree_hash(root), "time": datetime.now(UTC).isoformat(timespec="seconds")}
+    (root / BUILD).mkdir(exist_ok=True)
+    write_json(root / BEGIN, start)
+    return root / BEGIN
+
+
+def passed(step: str, root: Path = ROOT) -> Path | None:
+    """Leave the pass marker of ``step`` for the ``make test`` that began last; nothing when none
+    began (``make lint`` alone)."""
+    if step not in STEPS:
+        raise Refused(f"unknown step {step!r}: the steps are {', '.join(STEPS)}")
+    try:
+        start = json.loads((root / BEGIN).read_text())
+    except (OSError, ValueError):
+        return None
+    write_json(root / marker(step), {"begin": start})
+    return root / marker(step)
+
+
+def _tested_tree(root: Path) -> str:
+    """The hash of the tree this run of ``make test`` tested, if every step passed on it."""
+    try:
+        start = json.loads((root / BEGIN).read_text())
+    except (OSError, ValueError):
+        raise Refused(f"no make test has begun ({BEGIN} is missing): no stamp written") from None
+    for step in STEPS:
+        try:
+            mark = json.loads((root / marker(step)).read_text())
+        except (OSError, ValueError):
+            mark = None
+        if not isinstance(mark, dict) or mark.get("begin") != start:
+            raise Refused(f"the {step} step of this make test did not pass: no stamp written")
+    if tree_hash(root) != start.get("tree"):
+        raise Refused("the tree changed while make test ran: no stamp written")
+    return start["tree"]
+
+
 def write_stamp(root: Path = ROOT) -> Path:
-    """Record that the tree as it is passed ``make test`` (its last step)."""
+    """Record that the tree ``make test`` began with passed every step (its last step)."""
     html, log = root / HTML, root / BOOK_LOG
     for path in (html, log):
         if not path.exists():
             raise Refused(f"{path.relative_to(root)} is missing: make test builds it")
     stamp = {
         "version": __version__,
-        "tree": tree_hash(root),
+        "tree": _tested_tree(root),
         "files": len(tree_files(root)),
         "html": content_hash(folder_digests(html).items()),
         "book_log": {"sha256": file_digest(log), "mtime_ns": log.stat().st_mtime_ns},
         "time": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     write_json(root / STAMP, stamp)
+    for path in (BEGIN, *map(marker, STEPS)):
+        (root / path).unlink()
     return root / STAMP
 
 
@@ -146,14 +201,22 @@ def publish(root: Path = ROOT) -> Path:
 
 
 def main(argv: list[str], root: Path = ROOT) -> int:
-    """``stamp`` (the end of a passing make test) or ``site`` (make site); 1 when refused."""
-    action = argv[0] if len(argv) == 1 else None
-    if action not in ("stamp", "site"):
-        print("usage: python -m attnspec.publish.gate stamp|site", file=sys.stderr)
+    """``begin``, ``passed STEP`` and ``stamp`` (the start, steps and end of make test) or
+    ``site`` (make site); 1 when refused."""
+    action = argv[0] if argv else None
+    if (action, len(argv)) not in (("begin", 1), ("passed", 2), ("stamp", 1), ("site", 1)):
+        print(
+            "usage: python -m attnspec.publish.gate begin|passed STEP|stamp|site", file=sys.stderr
+        )
         return 2
     try:
-        if action == "stamp" and not (root / ".git").exists():
-            print("not a git checkout: no stamp written, so make site will refuse this tree")
+        if action in ("begin", "passed", "stamp") and not (root / ".git").exists():
+            if action == "stamp":
+                print("not a git checkout: no stamp written, so make site will refuse this tree")
+        elif action == "begin":
+            begin(root)
+        elif action == "passed":
+            passed(argv[1], root)
         elif action == "stamp":
             print(f"recorded the tested tree in {write_stamp(root).relative_to(root)}")
         else:
