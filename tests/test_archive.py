@@ -185,6 +185,38 @@ def test_normalized_sdist_depends_only_on_contents():
         assert t.extractfile("p/a.py").read() == b"a"
 
 
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("printed", None),
+        ("fake", "is not the PDF make pdf printed"),  # the issue's reproduction: a PDF written over
+        ("other tree", "printed from another tree than the tested one"),
+        ("never printed", "has no record of a make pdf"),
+    ],
+)
+def test_dist_packs_only_the_pdf_printed_from_the_tested_tree(case, message, tmp_path):
+    """Issue 29, item 1: make dist packed a fake PDF, since it compared only mtimes."""
+    from attnspec.publish.gate import STAMP
+    from attnspec.publish.pdf import printed_record
+
+    (tmp_path / STAMP).parent.mkdir(parents=True)
+    (tmp_path / STAMP).write_text(json.dumps({"tree": "sha256:tested"}))
+    pdf = tmp_path / "_build" / "pdf" / "attnspec.pdf"
+    pdf.parent.mkdir(parents=True)
+    pdf.write_bytes(b"%PDF-1.4 printed")
+    tree = "sha256:other" if case == "other tree" else "sha256:tested"
+    record = {"tree": tree, "sha256": provenance.file_digest(pdf)}
+    if case != "never printed":
+        printed_record(pdf).write_text(json.dumps(record))
+    if case == "fake":
+        pdf.write_bytes(b"%PDF-1.4 fake")
+    if message is None:
+        archive.check_printed(pdf, tmp_path)
+    else:
+        with pytest.raises(archive.Refused, match=message):
+            archive.check_printed(pdf, tmp_path)
+
+
 def test_normalized_wheel_depends_only_on_contents():
     def wheel(mode: int) -> bytes:
         out = io.BytesIO()

@@ -29,6 +29,7 @@ import gzip
 import hashlib
 import html
 import io
+import json
 import os
 import stat
 import subprocess
@@ -42,9 +43,10 @@ from pathlib import Path
 from .. import __version__
 from ..core.atomic import atomic_path
 from ..core.paths import ROOT
-from .gate import SITE, Refused, tree_files
+from .gate import SITE, STAMP, Refused, tree_files
 from .pdf import TARGET as PDF
-from .pdf import release_date
+from .pdf import printed_record, release_date
+from .provenance import file_digest
 
 #: Files at the tree's top that the archive holds as they are.
 TOP_FILES = (
@@ -244,6 +246,20 @@ def verify(archive: Path) -> int:
     return len(listed)
 
 
+def check_printed(pdf: Path, root: Path = ROOT) -> None:
+    """Refused unless ``pdf`` is, byte for byte, the PDF ``make pdf`` printed from the tree that the
+    last passing ``make test`` stamped."""
+    try:
+        printed = json.loads(printed_record(pdf).read_text())
+        tested = json.loads((root / STAMP).read_text())
+    except (OSError, ValueError):
+        raise Refused(f"{pdf} has no record of a make pdf after a passing make test") from None
+    if not pdf.is_file() or printed.get("sha256") != file_digest(pdf):
+        raise Refused(f"{pdf} is not the PDF make pdf printed: make pdf")
+    if printed.get("tree") != tested.get("tree"):
+        raise Refused(f"{pdf} was printed from another tree than the tested one: make pdf")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m attnspec.publish.archive")
     parser.add_argument("--site", type=Path, default=ROOT / SITE, help="the published site")
@@ -251,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "dist", help="output folder")
     args = parser.parse_args(argv)
     try:
+        check_printed(args.pdf)
         archive = build(args.site, args.pdf, args.output)
     except Refused as exc:
         print(f"make dist: refused: {exc}", file=sys.stderr)

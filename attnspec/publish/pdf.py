@@ -23,8 +23,10 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
-from ..core.atomic import atomic_path
+from ..core.atomic import atomic_path, write_json
 from ..core.paths import CONFIG, ROOT
+from .gate import tree_hash
+from .provenance import file_digest
 
 SINGLE = ROOT / "_build" / "singlehtml"
 TARGET = ROOT / "_build" / "pdf" / "attnspec.pdf"
@@ -217,12 +219,21 @@ def print_pdf(dom: str, target: Path, work: Path) -> Path:
     return target
 
 
+def printed_record(target: Path = TARGET) -> Path:
+    """The record beside a PDF of the tree it was printed from: ``attnspec.printed.json``."""
+    return target.with_name(f"{target.stem}.printed.json")
+
+
 def build(target: Path = TARGET) -> Path:
-    """Build ``_build/pdf/attnspec.pdf`` from the stored chapters (nothing is executed)."""
+    """Build ``_build/pdf/attnspec.pdf`` from the stored chapters (nothing is executed), and
+    record beside it the tree it was printed from and its SHA-256 (:func:`printed_record`)."""
+    tree = tree_hash(ROOT)
     page = build_singlehtml()
     with tempfile.TemporaryDirectory(prefix="attnspec-pdf-") as work:
         dom = typeset(page, Path(work))
-        return print_pdf(dom, target, Path(work))
+        print_pdf(dom, target, Path(work))
+    write_json(printed_record(target), {"tree": tree, "sha256": file_digest(target)})
+    return target
 
 
 if __name__ == "__main__":
