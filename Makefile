@@ -38,13 +38,24 @@ endef
 
 install: $(STAMP)
 
+# $(STAMP) holds the path of the checkout its virtualenv was made for. A copied or moved checkout
+# would keep running the original's code (the editable install, the scripts' shebangs), so when
+# the path differs the virtualenv is made anew.
+INSTALLED_FOR := $(shell cat "$(STAMP)" 2>/dev/null)
+VENV_ELSEWHERE := $(if $(wildcard $(STAMP)),$(subst x$(CURDIR)x,,x$(INSTALLED_FOR)x))
+ifneq ($(VENV_ELSEWHERE),)
+.PHONY: $(STAMP)
+endif
+
 $(STAMP): pyproject.toml requirements.lock requirements-data.lock
+	$(if $(VENV_ELSEWHERE),@echo "$(VENV) was made for '$(INSTALLED_FOR)' and not for this checkout: making it anew")
+	$(if $(VENV_ELSEWHERE),$(call remove,$(VENV)))
 	@test -x "$(BIN)/python" || $(PYTHON) -m venv "$(VENV)" || \
 	  (apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv "$(VENV)")
 	"$(BIN)/python" -m pip install --quiet --require-hashes -r requirements.lock
 	"$(BIN)/python" -m pip install --quiet --no-deps --require-hashes -r requirements-data.lock
 	"$(BIN)/python" -m pip install --quiet --no-deps -e .
-	touch "$(STAMP)"
+	printf '%s\n' "$(CURDIR)" > "$(STAMP)"
 
 # Regenerate the locks from pyproject.toml's ranges, keeping every pin that still satisfies them.
 lock:

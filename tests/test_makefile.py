@@ -48,15 +48,16 @@ def test_clean_in_a_path_with_a_space_removes_only_its_own_build(checkout):
 def test_portable_in_a_path_with_a_space_removes_only_its_own_cache(checkout):
     """The issue's reproduction: ``make portable`` removed the sibling ``…/p/attnspec``.
 
-    The virtualenv is a stand-in (its stamp is newer than the locks, so nothing is installed, and
-    its ``python`` only records its arguments): only the Makefile's own commands run.
+    The virtualenv is a stand-in (its stamp names this checkout and is newer than the locks, so
+    nothing is installed, and its ``python`` only records its arguments): only the Makefile's own
+    commands run.
     """
     sentinel = checkout.parent / "attnspec"
     bin_ = checkout / ".venv" / "bin"
     bin_.mkdir(parents=True, exist_ok=True)
     (bin_ / "python").write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/args"\n')
     (bin_ / "python").chmod(0o755)
-    (checkout / ".venv" / ".installed").touch()
+    (checkout / ".venv" / ".installed").write_text(f"{checkout}\n")  # made for this checkout
     cache = checkout / "_build" / "test-cache"
     (cache / "old").mkdir(parents=True, exist_ok=True)
     done = make(checkout, "portable")
@@ -115,3 +116,21 @@ def test_remove_acts_only_strictly_inside_the_checkout(checkout, path, inside, t
         assert (checkout / "Makefile").is_file()
     finally:
         subprocess.run(["rm", "-rf", "--", str(checkout / "_build")], check=True)
+
+
+def test_a_copied_checkout_makes_its_own_virtualenv(checkout):
+    """Issue 29, item 6: after ``cp -a``, the copy's .venv ran the original's code (editable
+    install, shebangs) and ``make install`` kept it, its stamp being newer than the locks."""
+    venv = checkout / ".venv"
+    venv.mkdir(exist_ok=True)
+    stamp = venv / ".installed"
+    try:
+        stamp.write_text("/elsewhere/attnspec\n")  # the original's path: this is a copy
+        plan = make(checkout, "-n", "install")
+        assert plan.returncode == 0, plan.stderr
+        assert "was made for '/elsewhere/attnspec' and not for this checkout" in plan.stdout
+        assert 'rm -rf -- "$target"' in plan.stdout and 'path=".venv"' in plan.stdout
+        stamp.write_text(f"{checkout}\n")  # made for this checkout, newer than the locks
+        assert make(checkout, "-q", "install").returncode == 0
+    finally:
+        subprocess.run(["rm", "-rf", "--", str(venv)], check=True)
