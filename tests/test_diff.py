@@ -243,3 +243,52 @@ def test_a_change_from_minus_to_plus_the_largest_float_is_written_strictly(tmp_p
     assert "+200 %" in capsys.readouterr().out
     [value] = strict_json(tmp_path / "o.json")["values"]
     assert value["rel_change"] == 2.0
+
+
+# ---- issue 29, item 11: diff on untrusted files -------------------------------------------------
+
+
+def test_terminal_escapes_in_a_file_are_printed_escaped(tmp_path, capsys):
+    key = "k\x1b[2K\r0 of 1 glued values changed"
+    a = _results(
+        tmp_path, "a.json", values=[{"key": key, "kind": "number", "value": 3, "text": "3"}]
+    )
+    b = _results(
+        tmp_path, "b.json", values=[{"key": key, "kind": "number", "value": 4, "text": "4\x1b[1A"}]
+    )
+    assert main(["diff", a, b]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out
+    assert "k\\x1b[2K\\r0 of 1" in out and "4\\x1b[1A" in out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "too large"])
+def test_only_a_regular_file_of_bounded_size_is_read(kind, tmp_path, capsys, monkeypatch):
+    import os
+
+    path = tmp_path / "x.results.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    else:
+        monkeypatch.setattr(provenance, "MAX_RESULTS_BYTES", 10)
+        path.write_text(_results(tmp_path, "big.json") and (tmp_path / "big.json").read_text())
+    for given in (path, tmp_path):  # the file, or the run folder that holds it
+        assert main(["diff", str(given), _results(tmp_path, "good.json")]) == 2
+        err = capsys.readouterr().err
+        assert "not a results file" in err and err.count("\n") == 1, err
+
+
+def test_a_value_key_that_appears_twice_is_refused(tmp_path, capsys):
+    twice = [{"key": "k", "kind": "number", "value": v, "text": str(v)} for v in (3, 4)]
+    assert main(["diff", _results(tmp_path, "a.json", values=twice), _results(tmp_path, "b")]) == 2
+    assert "the value key 'k' appears more than once" in capsys.readouterr().err
+
+
+def test_claims_are_paired_by_claim_not_by_position(tmp_path, capsys):
+    claims = [{"claim": n, "holds": True} for n in ("first", "second", "third")]
+    a = _results(tmp_path, "a.json", claims=claims[1:])  # the re-run lacks claim 0
+    b = _results(tmp_path, "b.json", claims=claims)
+    result = provenance.diff(provenance.load(a), provenance.load(b))
+    assert [(c.claim, c.a, c.b) for c in result.claims] == [("first", "–", "✓")]

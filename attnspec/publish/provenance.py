@@ -259,14 +259,22 @@ def find_results(path: str | Path, chapter: str | None = None) -> Path:
         if len(found) != 1:
             what = "no" if not found else f"{len(found)}"
             raise InvalidInput(f"{path}: folder holds {what} *{SUFFIX} files; name one of them")
-        return found[0]
-    if not path.is_file():
+        path = found[0]
+    if not path.exists():
         raise InvalidInput(f"{path}: no such file or folder")
+    if not path.is_file():
+        raise InvalidInput(f"{path}: not a results file (not a regular file)")
+    if path.stat().st_size > MAX_RESULTS_BYTES:
+        raise InvalidInput(
+            f"{path}: not a results file (larger than {MAX_RESULTS_BYTES // 2**20} MiB)"
+        )
     return path
 
 
 #: kinds of a glued value in a results file
 KINDS = ("number", "text", "markdown", "figure")
+#: the largest results file read (the book's largest is about 0.1 MiB)
+MAX_RESULTS_BYTES = 64 * 2**20
 
 
 def load(path: str | Path, chapters: Collection[str] | None = None) -> dict[str, Any]:
@@ -326,6 +334,10 @@ def check_results(
             raise bad(f"values[{i}] must be an object with a string key, a kind and a string text")
         if v["kind"] == "number" and not _finite_number(v.get("value")):
             raise bad(f"values[{i}] ({v['key']}): {v.get('value')!r} is not a finite number")
+    keys = [v["key"] for v in data["values"]]
+    if len(set(keys)) != len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise bad(f"the value key {printable(twice)!r} appears more than once")
     for i, c in enumerate(data["claims"]):
         if not (isinstance(c, dict) and isinstance(c.get("claim"), str)):
             raise bad(f"claims[{i}] must be an object with a string claim")
@@ -416,10 +428,21 @@ def _rel_change(a: dict | None, b: dict | None) -> float | None:
     return rel if math.isfinite(rel) else None
 
 
+def _by_identity(claims: list[dict]) -> dict[tuple[str, int], dict]:
+    """Claims keyed by their text and, for a text that repeats, its occurrence (0, 1, …)."""
+    seen: dict[str, int] = {}
+    keyed = {}
+    for c in claims:
+        n = seen[c["claim"]] = seen.get(c["claim"], -1) + 1
+        keyed[(c["claim"], n)] = c
+    return keyed
+
+
 def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
     """Compare results ``a`` (e.g. a re-run) with ``b`` (e.g. the published chapter), by value.
 
-    Figures are left out (their printed form is a size, not a value). Claims are paired in order.
+    Figures are left out (their printed form is a size, not a value). Claims are paired by their
+    text (:func:`_by_identity`), so a claim missing on one side is reported as that claim.
 
     Raises
     ------
@@ -446,18 +469,25 @@ def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
     ca, cb = a["claims"], b["claims"]
     if bool(ca) != bool(cb):
         return Diff(a["chapter"], values, (), claims_compared=False)
-    for i in range(max(len(ca), len(cb))):
-        x, y = (ca[i] if i < len(ca) else None), (cb[i] if i < len(cb) else None)
+    ka, kb = _by_identity(ca), _by_identity(cb)
+    for key in list(kb) + [k for k in ka if k not in kb]:
+        x, y = ka.get(key), kb.get(key)
         hx, hy = (verdict(x["holds"]) if x else "–"), (verdict(y["holds"]) if y else "–")
         if hx != hy:
-            changes.append(ClaimChange((x or y)["claim"], hx, hy))
+            changes.append(ClaimChange(key[0], hx, hy))
     return Diff(a["chapter"], values, tuple(changes))
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (controls, escapes) written as its
+    Python escape, so a file's text can neither move the cursor nor rewrite a line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _short(text: str | None, width: int = 40) -> str:
     if text is None:
         return "–"
-    text = " ".join(text.split())
+    text = printable(" ".join(text.split()))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -468,7 +498,10 @@ def format_rel(rel: float | None) -> str:
 
 def changed_rows(result: Diff) -> list[list[str]]:
     """Rows ``key, published (b), re-run (a), relative change`` of the values that changed."""
-    return [[v.key, _short(v.b), _short(v.a), format_rel(v.rel_change)] for v in result.changed]
+    return [
+        [printable(v.key), _short(v.b), _short(v.a), format_rel(v.rel_change)]
+        for v in result.changed
+    ]
 
 
 def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published") -> str:
