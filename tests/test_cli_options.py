@@ -164,3 +164,22 @@ def test_notebooks_rejects_unknown_names_before_running(capsys):
     assert cli_status(["notebooks", "nope"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "nope" in err and "ladder" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "convergence", "-p", "d_values", "50,,60"],
+        ["run", "convergence", "-p", "d_values", "50,"],
+        ["sweep", "--d", "50,,60", "--beta", "1", "-o", "o.csv"],
+        ["law", "--beta", "1", "--at", "1,,4"],
+    ],
+)
+def test_an_empty_list_item_is_refused_by_every_command(argv, tmp_path, capsys, monkeypatch):
+    """Issue 29, item 14: ``-p d_values 50,,60`` dropped the empty item, sweep refused it."""
+    monkeypatch.chdir(tmp_path)
+    assert cli_status(argv) == 2
+    err = capsys.readouterr().err
+    assert "empty item" in err or "is not of type int" in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

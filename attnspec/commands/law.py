@@ -70,10 +70,12 @@ def _parse_float(name: str, text: str) -> float:
 
 
 def parse_points(text: str) -> list[float]:
-    """Parse ``--at``: a non-empty comma-separated list of finite floats."""
-    parts = [part.strip() for part in text.split(",") if part.strip()]
-    if not parts:
-        raise InvalidInput(f"at={text!r} must be a non-empty comma-separated list of float")
+    """Parse ``--at``: a comma-separated list of finite floats, no item empty."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(parts):
+        raise InvalidInput(
+            f"at={text!r} must be a comma-separated list of float with no empty item"
+        )
     try:
         points = [parse_number(part, float) for part in parts]
     except ValueError as exc:

@@ -55,8 +55,13 @@ class Parameter:
         """Parse a command-line string into this parameter's type (:func:`parse_number`: ASCII
         decimal only), then check it."""
         if self.kind is list:
+            if not all(part.strip() for part in text.split(",")):
+                raise InvalidInput(
+                    f"{self.name}={text!r} has an empty item: give a comma-separated list of "
+                    f"{self.item.__name__} with no empty item ({self.range_text})"
+                )
             try:
-                value = [parse_number(part, self.item) for part in text.split(",") if part.strip()]
+                value = [parse_number(part, self.item) for part in text.split(",")]
             except ValueError as exc:
                 raise InvalidInput(
                     f"{self.name}={text!r} is not a comma-separated list of "
@@ -327,6 +332,34 @@ PARAMETERS: dict[str, Parameter] = {
             "d_qk", int, 64, "the fixed head dimension of the series across d", low=1, high=20000
         ),
         Parameter(
+            "alphas",
+            list,
+            [1.0, 0.875, 0.75, 0.625, 0.5, 0.4, 0.3],
+            "exponents alpha of the scan across d, with d_qk the ceiling of d^alpha",
+            low=0.0,
+            low_open=True,
+            high=1.0,
+            item=float,
+        ),
+        Parameter(
+            "alpha_d_values",
+            list,
+            [256, 512, 1024, 2048],
+            "sizes d of the scan over alpha",
+            low=8,
+            high=20000,
+            item=int,
+        ),
+        Parameter(
+            "real_contexts",
+            list,
+            [256, 4096],
+            "contexts n of real heads placed on the scan at alpha of log d_qk / log n",
+            low=2,
+            high=10**7,
+            item=int,
+        ),
+        Parameter(
             "resamples",
             int,
             400,
@@ -567,6 +600,36 @@ RULES: tuple[Rule, ...] = (
         lambda v: (
             f"head_ratios={v['head_ratios']} is out of range: each ratio times the smallest of "
             f"d_values = {v['d_values']} must be >= 1 (a head dimension of at least 1)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("alpha_d_values",),
+        "alpha_d_values",
+        lambda v: len(set(v["alpha_d_values"])) >= 4,
+        lambda v: (
+            f"alpha_d_values={v['alpha_d_values']} is out of range: needs at least 4 distinct "
+            "sizes (a fitted rate needs two degrees of freedom for its residual standard error)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("alphas",),
+        "alphas",
+        lambda v: len(set(v["alphas"])) >= 2,
+        lambda v: (
+            f"alphas={v['alphas']} is out of range: needs at least 2 distinct exponents "
+            "(the boundary is located between two of them)"
+        ),
+        chapters=("head-dimension",),
+    ),
+    Rule(
+        ("d_qk", "real_contexts"),
+        "real_contexts",
+        lambda v: min(v["real_contexts"]) >= v["d_qk"],
+        lambda v: (
+            f"real_contexts={v['real_contexts']} is out of range: each must be >= d_qk = "
+            f"{v['d_qk']} (an exponent log d_qk/log n <= 1)"
         ),
         chapters=("head-dimension",),
     ),
