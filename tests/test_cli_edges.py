@@ -186,7 +186,7 @@ def test_the_beta_range_is_said_the_same_way_in_help_and_messages(capsys):
 def test_a_law_too_small_to_compute_is_refused(theta, tmp_path):
     done = attnspec("law", "--theta1", theta, "--theta2", theta, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
-    one_line(done.stderr, f"theta1={float(theta)!r} is out of range: must be >= 1.49e-154")
+    one_line(done.stderr, f"theta1={float(theta)!r} is out of range: must be >= {THETA1_MIN!r}")
 
 
 def test_the_smallest_law_is_computed_with_its_digits(tmp_path):
@@ -259,3 +259,29 @@ def test_a_folder_name_that_is_not_utf8_is_checked_as_any_other(tmp_path):
         check_folder(tmp_path / os.fsdecode(b"\xff" * 256), "-o")
     prefix, suffix = temporary_affixes(tmp_path / os.fsdecode(b"\xff" * 250 + b".json"))
     assert len(os.fsencode(prefix + "12345678" + suffix)) <= 255
+
+
+# ---- issue 29, item 14: messages about the value given ----------------------------------------
+
+
+def test_a_beta_too_small_for_the_law_is_refused_as_a_beta(tmp_path):
+    """``law --beta 1e-300`` was refused with a message about "theta1=0.0"."""
+    from attnspec.commands.law import BETA_MIN
+
+    done = attnspec("law", "--beta", "1e-300", cwd=tmp_path)
+    assert done.returncode == 2
+    one_line(done.stderr, f"beta=1e-300 is out of range: must be >= {BETA_MIN!r}")
+    assert attnspec("law", "--beta", repr(BETA_MIN), cwd=tmp_path).returncode == 0
+
+
+def test_a_bound_is_printed_with_every_digit_it_has():
+    """``--theta1 1.49e-154`` was refused as "must be >= 1.49e-154"."""
+    assert float(f"{THETA1_MIN!r}") == THETA1_MIN > 1.49e-154
+
+
+def test_a_huge_value_is_not_echoed_whole(tmp_path):
+    """A 5000-digit int was echoed whole, with a hint about sys.set_int_max_str_digits."""
+    done = attnspec("ladder", "--d", "1" * 5000, cwd=tmp_path)
+    assert done.returncode == 2
+    one_line(done.stderr, "(5000 characters) is not of type int")
+    assert len(done.stderr) < 400 and "set_int_max_str_digits" not in done.stderr

@@ -7,7 +7,7 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from ..core.config import PARAMETERS, check_rules, parse_number, range_in
+from ..core.config import PARAMETERS, check_rules, parse_number, range_in, shown
 from ..core.errors import InvalidInput
 from .options import add_output, output_option
 
@@ -23,6 +23,17 @@ CHAPTER = "limit-law"
 #: smallest theta1: theta1^2, the scale of the law's variance, must be a normal float (below it the
 #: law's numbers lose their digits to underflow)
 THETA1_MIN = math.sqrt(sys.float_info.min)
+
+
+def _beta_min() -> float:
+    """The smallest beta whose theta1 = e^(beta^2) - 1 is at least :data:`THETA1_MIN`."""
+    beta = math.sqrt(THETA1_MIN)
+    while math.expm1(beta**2) < THETA1_MIN:
+        beta = math.nextafter(beta, 1.0)
+    return beta
+
+
+BETA_MIN = _beta_min()
 
 
 def add_parser(sub) -> None:
@@ -41,7 +52,7 @@ def add_parser(sub) -> None:
     )
     parser.add_argument(
         "--theta1",
-        help=f"override theta1 (float, >= {THETA1_MIN:.3g}; give together with --theta2)",
+        help=f"override theta1 (float, >= {THETA1_MIN!r}; give together with --theta2)",
     )
     parser.add_argument(
         "--theta2",
@@ -66,7 +77,7 @@ def _parse_float(name: str, text: str) -> float:
     try:
         return parse_number(text, float)
     except ValueError as exc:
-        raise InvalidInput(f"{name}={text!r} is not of type float: {exc}") from None
+        raise InvalidInput(f"{name}={shown(text)} is not of type float: {exc}") from None
 
 
 def parse_points(text: str) -> list[float]:
@@ -98,10 +109,15 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
         theta1 = _parse_float("theta1", args.theta1)
         if 0 < theta1 < THETA1_MIN:
             raise InvalidInput(
-                f"theta1={theta1!r} is out of range: must be >= {THETA1_MIN:.3g} (theta1^2, the "
+                f"theta1={theta1!r} is out of range: must be >= {THETA1_MIN!r} (theta1^2, the "
                 "scale of the law's variance, must be a normal float)"
             )
         return GaussianEquivalentLaw(theta1, _parse_float("theta2", args.theta2)), "given"
+    if math.expm1(beta**2) < THETA1_MIN:  # theta1 of f at beta
+        raise InvalidInput(
+            f"beta={beta!r} is out of range: must be >= {BETA_MIN!r} (theta1 = e^(beta^2) - 1 "
+            f"must be >= {THETA1_MIN!r}, so that theta1^2 is a normal float)"
+        )
     return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta!r}"
 
 

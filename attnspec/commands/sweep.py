@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..core.config import PARAMETERS, parse_number
+from ..core.config import PARAMETERS, parse_number, shown
 from ..core.errors import InvalidInput
 from .options import add_output, add_parameter_options, output_option, parse_parameters
 
@@ -65,7 +65,7 @@ def parse_workers(text: str | None) -> int | None:
     try:
         return parse_number(text, int)
     except ValueError as exc:
-        raise InvalidInput(f"workers={text!r} is not of type int: {exc}") from None
+        raise InvalidInput(f"workers={shown(text)} is not of type int: {exc}") from None
 
 
 def format_pooled(result: SweepResult) -> str:

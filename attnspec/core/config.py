@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -57,14 +58,14 @@ class Parameter:
         if self.kind is list:
             if not all(part.strip() for part in text.split(",")):
                 raise InvalidInput(
-                    f"{self.name}={text!r} has an empty item: give a comma-separated list of "
+                    f"{self.name}={shown(text)} has an empty item: give a comma-separated list of "
                     f"{self.item.__name__} with no empty item ({self.range_text})"
                 )
             try:
                 value = [parse_number(part, self.item) for part in text.split(",")]
             except ValueError as exc:
                 raise InvalidInput(
-                    f"{self.name}={text!r} is not a comma-separated list of "
+                    f"{self.name}={shown(text)} is not a comma-separated list of "
                     f"{self.item.__name__}: {exc} ({self.range_text})"
                 ) from None
         else:
@@ -72,7 +73,7 @@ class Parameter:
                 value = parse_number(text, self.kind)
             except ValueError as exc:
                 raise InvalidInput(
-                    f"{self.name}={text!r} is not of type {self.type_name}: {exc} "
+                    f"{self.name}={shown(text)} is not of type {self.type_name}: {exc} "
                     f"({self.range_text})"
                 ) from None
         return self.check(value)
@@ -120,6 +121,17 @@ _FLOAT = re.compile(
 )
 
 
+#: the most characters of a given value that a message repeats
+SHOWN_CHARS = 40
+
+
+def shown(text: str) -> str:
+    """``repr(text)``, cut to :data:`SHOWN_CHARS` characters with its length, for messages."""
+    if len(text) <= SHOWN_CHARS:
+        return repr(text)
+    return f"{text[:SHOWN_CHARS]!r}… ({len(text)} characters)"
+
+
 def parse_number(text: str, kind: type) -> int | float:
     """``text`` (surrounding spaces ignored) as an ``int`` or a ``float``: ASCII decimal only.
 
@@ -131,6 +143,8 @@ def parse_number(text: str, kind: type) -> int | float:
     """
     stripped = text.strip(" \t\n\r\f\v")
     if kind is int:
+        if _INT.fullmatch(stripped) and len(stripped) > sys.get_int_max_str_digits() > 0:
+            raise ValueError("it has more digits than any parameter's range allows")
         if _INT.fullmatch(stripped):
             return int(stripped)
         raise ValueError("an int is written with a sign and the digits 0-9 only, e.g. 1000")
@@ -335,7 +349,7 @@ PARAMETERS: dict[str, Parameter] = {
             "alphas",
             list,
             [1.0, 0.875, 0.75, 0.625, 0.5, 0.4, 0.3],
-            "exponents alpha of the scan across d, with d_qk the ceiling of d^alpha",
+            "exponents of d_qk ~ d^alpha (the ceiling of d^alpha)",
             low=0.0,
             low_open=True,
             high=1.0,
@@ -354,7 +368,7 @@ PARAMETERS: dict[str, Parameter] = {
             "real_contexts",
             list,
             [256, 4096],
-            "contexts n of real heads placed on the scan at alpha of log d_qk / log n",
+            "contexts n of a real head, at alpha of log d_qk / log n",
             low=2,
             high=10**7,
             item=int,
