@@ -15,7 +15,7 @@ from attnspec.numerics.spectra import wasserstein1
 from attnspec.real import circular, head_spectra, measure, rotation, summary, uncertainty
 from attnspec.real.models import get_model, iter_layers
 from attnspec.real.ops import attention_softmax
-from attnspec.real.texts import read_text
+from attnspec.real.texts import distinct_tokens, read_text
 
 
 def _angles_of_many(matrices) -> np.ndarray:
@@ -287,6 +287,44 @@ def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
     assert np.array_equal(m.layers[3].distances, again.layers[3].distances)
     with pytest.raises(ValueError):
         measure.measure_text("minilm", "lincoln", [600])
+
+
+@pytest.mark.weights
+def test_decoder_embedding_rank_is_the_number_of_distinct_tokens():
+    # no position term in SmolLM2's embedding: a repeated token repeats its row of X
+    ids = np.asarray(get_model("smollm").encode(read_text("declaration"), 64).ids)
+    for n in (16, 64):
+        rank = rotation.token_frame(get_model("smollm").embed(ids[:n])).shape[1]
+        assert rank == distinct_tokens("declaration", "smollm", n) < n
+    # MiniLM adds position embeddings: full rank although tokens repeat
+    ids = np.asarray(get_model("minilm").encode(read_text("declaration"), 64).ids)
+    assert rotation.token_frame(get_model("minilm").embed(ids)).shape[1] == 64
+    assert distinct_tokens("declaration", "minilm", 64) < 64
+
+
+def test_band_falls_and_the_interval_rule_of_the_real_claims():
+    from types import SimpleNamespace
+
+    from attnspec.real.claims import ZERO, _unless_open, band_falls
+    from attnspec.real.paper import PAPER_BANDS
+
+    def iv(v):
+        return uncertainty.Interval(v, 0.9 * v, 1.1 * v, 4, 3)
+
+    band = SimpleNamespace
+    study = SimpleNamespace(
+        lengths={"minilm": [32], "smollm": [32]},
+        bands={
+            ("minilm", PAPER_BANDS[0]): band(U=iv(0.06), V=iv(0.03), haar=0.05),
+            ("minilm", PAPER_BANDS[1]): band(U=iv(0.01), V=iv(0.01), haar=0.01),
+        },
+    )
+    falls = band_falls(study)
+    assert falls["minilm"] == pytest.approx((6.0, 3.0, 5.0)) and "smollm" not in falls
+    assert falls["paper"] == pytest.approx(3.1)
+    assert iv(2.0).span(3) == pytest.approx((5.4, 6.6)) and ZERO == (0.0, 0.0)
+    assert _unless_open(None, "fails", "overlap") == "overlap"
+    assert _unless_open(False, "fails", "overlap") == _unless_open(True, "fails", "o") == "fails"
 
 
 # --- seeded conventions

@@ -308,7 +308,9 @@ class TokenSummary:
     ``table`` has shape ``(texts, layers, 3)``: those per-cell means; ``per_layer`` has shape
     ``(layers, draws, 3)``: each distance per layer and convention (median over texts);
     ``determined`` is the smallest fraction :math:`r/n` of :math:`U_X`'s columns fixed by
-    :math:`X` over layers and texts; ``haar`` the Haar O(n) floor.
+    :math:`X` over layers and texts, ``deep_determined`` the same past the embedding layer
+    (layers ≥ 1; NaN if none), ``embedding_rank`` the rank :math:`r` of the embedding layer's
+    :math:`X` per text; ``haar`` the Haar O(n) floor.
     """
 
     model: str
@@ -317,6 +319,8 @@ class TokenSummary:
     table: np.ndarray
     per_layer: np.ndarray
     determined: float
+    deep_determined: float
+    embedding_rank: dict[str, int]
     haar: HaarFloor
 
 
@@ -348,6 +352,8 @@ def token_summary(
         table,
         per_layer,
         min(r.rank / n for r in layers),
+        min((r.rank / n for r in layers if r.layer > 0), default=math.nan),
+        {r.text: r.rank for r in layers if r.layer == 0},
         haar_floor(n, seed, bins),
     )
 

@@ -14,9 +14,10 @@ import math
 import numpy as np
 
 from attnspec.canonical.model import causal_stable_rank, stable_rank_limit
-from attnspec.real.claims import MAX_DECIMALS, decimals, interval_text
+from attnspec.real.claims import MAX_DECIMALS, band_falls, decimals, interval_text
 from attnspec.real.models import MODELS
 from attnspec.real.paper import PAPER_BAND_W1, PAPER_BANDS, PAPER_VALUES, PAPER_VIT_W1
+from attnspec.real.texts import distinct_tokens
 
 KEYS = ("kl", "ks", "w1")
 
@@ -185,6 +186,9 @@ def isotropy_values(study) -> dict:
             if m in study.token_slopes:
                 out[f"{m}_ux_{k}_exp"] = interval_text(study.token_slopes[m][k], 2)
         out[f"{m}_ux_determined"] = round(t.determined, 3)
+        out[f"{m}_ux_determined_first"] = round(t0.determined, 3)
+        out[f"{m}_ux_deep_determined_first"] = round(t0.deep_determined, 3)
+        out |= {f"{m}_{k}": v for k, v in embedding_values(study, m).items()}
         ns = study.lengths[m]
         haar = [study.tokens[(m, n)].haar.median.w1 for n in ns]
         out[f"{m}_ux_haar_exp"] = round(float(np.polyfit(np.log(ns), np.log(haar), 1)[0]), 2)
@@ -208,9 +212,35 @@ def isotropy_values(study) -> dict:
                 out[f"{m}_band_{tag}_V"] = f"{s.V.value:.{decimals(s.V.se)}f}"
                 out[f"{m}_band_{tag}_haar"] = round(s.haar, 4)
                 out[f"{m}_band_{tag}_lengths"] = ", ".join(map(str, s.lengths))
+    falls = band_falls(study)
+    for m in study.lengths:
+        if m in falls:
+            out[f"{m}_band_fall_U"] = round(falls[m][0], 1)
+            out[f"{m}_band_fall_V"] = round(falls[m][1], 1)
+            out[f"{m}_band_fall_haar"] = round(falls[m][2], 1)
+    out["paper_band_fall"] = round(falls["paper"], 1)
     for b in PAPER_BANDS:
         out[f"paper_band_{b[0]}_{b[1]}"] = PAPER_BAND_W1[b]
     return out
+
+
+def embedding_values(study, model: str) -> dict:
+    """The embedding layer's rank against the number of distinct tokens (keys without the
+    ``real_{model}_`` prefix): in how many (text, n) cells they are equal, and, at the first
+    length, the text with the fewest distinct tokens."""
+    cells = {
+        (text, n): (rank, distinct_tokens(text, model, n))
+        for n in study.lengths[model]
+        for text, rank in study.tokens[(model, n)].embedding_rank.items()
+    }
+    first = study.lengths[model][0]
+    text = min(study.tokens[(model, first)].embedding_rank, key=lambda t: cells[(t, first)][1])
+    return {
+        "embedding_equal": sum(r == k for r, k in cells.values()),
+        "embedding_cells": len(cells),
+        "distinct_first": cells[(text, first)][1],
+        "distinct_first_text": f"*{text}*",
+    }
 
 
 def spectra_table(study) -> tuple[list[str], list[list]]:

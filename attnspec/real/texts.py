@@ -1,4 +1,5 @@
-"""Real English texts shipped with the package, and their excerpts of a given token length.
+"""Real English texts shipped with the package, their excerpts of a given token length and their
+numbers of distinct tokens.
 
 Each text is public domain and at least 512 tokens long for every model of
 :data:`attnspec.real.models.MODELS`; ``texts/README.md`` gives the sources.
@@ -65,3 +66,11 @@ def excerpt(name: str, model: str, n_tokens: int) -> str:
     text = read_text(name)
     encoding = get_model(model).encode(text, n_tokens)
     return text[: max(end for _, end in encoding.offsets)]
+
+
+def distinct_tokens(name: str, model: str, n: int) -> int:
+    """Number of distinct token ids among the first ``n`` tokens of a shipped text as ``model``
+    reads it: the distinct rows of its embedding layer's token matrix when the embedding has no
+    position term (a repeated token repeats its row)."""
+    info = get_model(model)
+    return len(set(info.encode(read_text(name), info.max_tokens).ids[:n]))

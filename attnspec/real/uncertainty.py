@@ -45,6 +45,11 @@ class Interval:
     n_heads: int
     se: float = float("nan")
 
+    def span(self, scale: float = 1.0) -> tuple[float, float]:
+        """``(scale low, scale high)``: the interval of ``scale`` times the statistic (scale > 0),
+        as :func:`attnspec.core.claims.interval_below` takes it."""
+        return (scale * self.low, scale * self.high)
+
     def excludes(self, x: float) -> bool:
         """Whether ``x`` lies outside ``[low, high]``."""
         return not self.low <= x <= self.high
