@@ -10,6 +10,7 @@ import pytest
 from scipy.optimize import minimize
 
 from attnspec.canonical import model as C
+from attnspec.core.errors import InvalidInput
 from attnspec.models.attention import row_softmax
 from attnspec.numerics import spectra
 
@@ -358,3 +359,25 @@ def test_erank2_amplitude():
     amp = [spectra.erank2_amplitude(C.prefix_average_singular_values(ell)) for ell in ells]
     assert np.diff(e2) == pytest.approx([np.diff(e2)[0]] * 2, rel=0.02)
     assert np.log(amp[-1] / amp[0]) / np.log(16) == pytest.approx(0.3, abs=0.03)
+
+
+def test_causal_spike_gaps_are_the_rows_off_diagonal_mass(rng):
+    s = C.spike_bulk_scores(128, 4, bulk_max=1.0, rng=rng)
+    gaps = C.causal_spike_gaps(s[:4])
+    assert np.allclose(gaps, 1 - np.diag(causal_softmax(s))[:4], rtol=0, atol=1e-15)
+    i, ellf = np.arange(1, 5), 128 * math.log(128)
+    assert np.allclose(gaps, (i - 1) / (ellf + i - 1), rtol=1e-13, atol=0)
+    with pytest.raises(InvalidInput, match="leading"):
+        C.causal_spike_gaps([])
+
+
+def test_causal_spike_claim_detects_a_wrong_gap():
+    from dataclasses import replace
+
+    from attnspec.canonical.causal_study import causal_study
+
+    st = causal_study([64, 128], 4, 2.0, 0, 64)
+    assert st.claims()[0].holds is True and "≤ 1e-12" in st.claims()[0].measured
+    bad = {e: g * (1 + 1e-9) for e, g in st.spike_gaps.items()}
+    assert st.spike_check()[0] <= 1e-12 < replace(st, spike_gaps=bad).spike_check()[0]
+    assert replace(st, spike_gaps=bad).claims()[0].holds is False

@@ -289,7 +289,7 @@ class BidirectionalStudy:
                 provenance,
             )
 
-        P_BI = "paper, bidirectional singular values"
+        P_BI = "seed summary, bidirectional singular values"
         return [
             Claim(
                 f"exact identities ({len(self.identities.deviations)}, in the dropdown above)",
@@ -305,17 +305,21 @@ class BidirectionalStudy:
                 r"within $[-10^{-12}, 1 + 10^{-12}]$; identities above",
                 lam_lo >= -1e-12 and lam_hi <= 1 + 1e-12,
                 "an eigenvalue leaves [0, 1] although all scores are non-negative.",
-                "paper, bidirectional eigenvalues",
+                "seed summary, bidirectional eigenvalues",
             ),
             rate_claim(
                 r"$\lambda_{k+1} = 1 - c + O(1/f)$, $f = \log\ell$",
                 "lamk1_log",
                 "1/f",
                 "f",
-                "paper, bidirectional eigenvalues",
+                "seed summary, bidirectional eigenvalues",
             ),
             rate_claim(
-                r"… and at $f = \ell$", "lamk1_lin", "1/f", "f", "paper, bidirectional eigenvalues"
+                r"… and at $f = \ell$",
+                "lamk1_lin",
+                "1/f",
+                "f",
+                "seed summary, bidirectional eigenvalues",
             ),
             rate_claim(r"profile error $O(1/f)$, $f = \log\ell$", "profile_log", "1/f", "f", P_BI),
             rate_claim(r"profile error $O(1/f)$, $f = \ell$", "profile_lin", "1/f", "f", P_BI),
@@ -325,14 +329,14 @@ class BidirectionalStudy:
                 f"$\\le e^B - 1$ = {math.expm1(self.bulk_max):.4f} (the paper's constant)",
                 bounded_ok,
                 "an entry of D exceeds (e^B − 1)/ℓ or is negative.",
-                "paper, bounded bulk",
+                "seed summary, bounded bulk",
             ),
             rate_claim(
                 r"bounded bulk: $\sigma_i = O(1/\ell)$, $i \ge k + 2$",
                 "tail",
                 "1/ℓ",
                 "ℓ",
-                "paper, bounded bulk",
+                "seed summary, bounded bulk",
             ),
             rate_claim(
                 r"the $k + 1$ leading values $\to 1$, error $O(1/f + \sqrt c)$, $f = \ell$",
@@ -354,10 +358,14 @@ class BidirectionalStudy:
                 "srank_k1",
                 "",
                 "ℓ",
-                "paper, ranks",
+                "seed summary, ranks",
             ),
             rate_claim(
-                r"erank$_2(A_b) = k + 1 + o(1)$, $f = \ell$", "erank2_k1", "", "ℓ", "paper, ranks"
+                r"erank$_2(A_b) = k + 1 + o(1)$, $f = \ell$",
+                "erank2_k1",
+                "",
+                "ℓ",
+                "seed summary, ranks",
             ),
             rate_claim(
                 r"srank$(A_b) \to (k + 1 - c)/\alpha_+(c)^2$ at rate $O(1/f)$, $f = \log\ell$",
@@ -389,7 +397,7 @@ class BidirectionalStudy:
                 f"≤ 1e-12 (dense, $\\ell$ = {self.deep_ell})",
                 self.cex_exact <= 1e-12,
                 "the counterexample's matrices do not have the stated spectra.",
-                "paper, Appendix A: “Σ = t_ℓ e₁e₁ᵀ and S = (t_ℓ/ℓ)11ᵀ … share singular values … "
+                "seed summary: “Σ = t_ℓ e₁e₁ᵀ and S = (t_ℓ/ℓ)11ᵀ … share singular values … "
                 "yet produce rank-one softmax(S)”",
             ),
             rate_claim(
@@ -398,7 +406,7 @@ class BidirectionalStudy:
                 "cex",
                 "",
                 "ℓ",
-                "paper, Appendix A; the rate is derived here",
+                "seed summary (the appendix counterexample); the rate is derived here",
             ),
             Claim(
                 r"extension: signed scores give $\lambda_{\min}(A_b) \in (-1/(\ell - 1), 0)$",

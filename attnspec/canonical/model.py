@@ -56,8 +56,9 @@ def _check_k(k: int, ell: int) -> int:
 def score_matrix(s) -> np.ndarray:
     r"""The canonical score matrix :math:`\Sigma = \operatorname{diag}(s_1, \dots, s_\ell)`.
 
-    The spectral-degeneration paper, Assumption 1: a score matrix is replaced by the diagonal matrix
-    with the same singular values, in descending order along the diagonal.
+    The spectral-degeneration paper, Assumption 1 (as its seed summary states it): a score matrix
+    is replaced by the diagonal matrix with the same singular values, in descending order along
+    the diagonal.
     """
     return np.diag(_check_scores(s))
 
@@ -87,7 +88,8 @@ def spike_bulk_scores(
     bulk_max: float = 0.0,
     rng: np.random.Generator | None = None,
 ) -> np.ndarray:
-    r"""Spike–bulk scores in descending order (spectral-degeneration paper, Assumption 2).
+    r"""Spike–bulk scores in descending order (Assumption 2 of the spectral-degeneration paper, as
+    its seed summary states it).
 
     k spikes with :math:`e^{s_i} = \ell f(\ell)` (:func:`spike_score`), then :math:`\ell - k` bulk
     scores: exactly 0 when ``bulk_max`` is 0, else drawn uniformly in :math:`[0, B]`,
@@ -275,6 +277,22 @@ def causal_attention(s) -> np.ndarray:
     A = np.tril(np.repeat(z[:, None], z.size, axis=1))
     A[np.diag_indices_from(A)] += d
     return A
+
+
+def causal_spike_gaps(leading) -> np.ndarray:
+    r""":math:`1 - \lambda_i = \sum_{j < i} A_{ij}` for :math:`i \le m`, from the causal row
+    softmax itself, given the leading scores :math:`s_1, \dots, s_m`.
+
+    Row :math:`i` of the causal softmax of :math:`\Sigma` sees only :math:`j \le i`, so rows
+    :math:`1, \dots, m` are the row softmax of the masked leading :math:`m \times m` block, at any
+    :math:`\ell`; the eigenvalue :math:`\lambda_i = A_{ii}` (A is triangular) and its gap to 1 is
+    the row's mass off the diagonal, summed without cancellation.
+    """
+    s = np.asarray(leading, dtype=float)
+    if s.ndim != 1 or s.size < 1 or not np.all(np.isfinite(s)):
+        raise InvalidInput(f"leading must be a 1-d array of finite scores, got shape {s.shape}")
+    block = np.diag(s) + np.triu(np.full((s.size, s.size), -np.inf), 1)
+    return np.tril(row_softmax(block), -1).sum(axis=1)
 
 
 def causal_eigenvalues(s) -> np.ndarray:
@@ -614,11 +632,12 @@ def counterexample_attention(ell: int) -> tuple[np.ndarray, np.ndarray]:
     r"""Softmax of two score matrices with equal singular values :math:`(t, 0, \dots, 0)`, :math:`t
     = 2\log\ell`.
 
-    The spectral-degeneration paper, Appendix A: :math:`\Sigma = t e_1 e_1^\top` and :math:`S =
-    (t/\ell) \mathbf 1 \mathbf 1^\top`. :math:`\operatorname{softmax}(S) = \mathbf 1 \mathbf
-    1^\top/\ell` has rank one, while :math:`\operatorname{softmax}(\Sigma)` (one spike with
-    :math:`f(\ell) = \ell`) has two singular values near 1, :math:`\alpha_\pm(1/\ell) = 1 \pm
-    1/(2\sqrt\ell) + O(1/\ell)`. Both are computed with the generic
+    The seed summary of the spectral-degeneration paper (its Appendix A):
+    :math:`\Sigma = t e_1 e_1^\top` and :math:`S = (t/\ell) \mathbf 1 \mathbf 1^\top`.
+    :math:`\operatorname{softmax}(S) = \mathbf 1 \mathbf 1^\top/\ell` has rank one, while
+    :math:`\operatorname{softmax}(\Sigma)` (one spike with :math:`f(\ell) = \ell`) has two
+    singular values near 1, :math:`\alpha_\pm(1/\ell) = 1 \pm 1/(2\sqrt\ell) + O(1/\ell)`.
+    Both are computed with the generic
     :func:`attnspec.models.attention.row_softmax`; for large :math:`\ell` use
     :func:`bidirectional_singular_values` on the scores :math:`(t, 0, \dots, 0)`.
 

@@ -1,9 +1,9 @@
 r"""Causal attention depends on the order of the scores along the diagonal.
 
-The spectral-degeneration paper (Appendix A): the causal results rest on placing the score
-matrix's singular values on the diagonal in *descending* order before the mask is applied. At
-:math:`\ell = 2` the diagonal scores :math:`(t, 0)` give the eigenvalues :math:`1` and
-:math:`1/2`, while :math:`(0, t)` gives :math:`1` and :math:`e^t/(e^t + 1)`
+The seed summary of the spectral-degeneration paper (its Appendix A): the causal results rest on
+placing the score matrix's singular values on the diagonal in *descending* order before the mask
+is applied. At :math:`\ell = 2` the diagonal scores :math:`(t, 0)` give the eigenvalues
+:math:`1` and :math:`1/2`, while :math:`(0, t)` gives :math:`1` and :math:`e^t/(e^t + 1)`
 (:func:`two_token_eigenvalues`). Bidirectional attention does not depend on the order (a
 permutation of the diagonal is a similarity :math:`P A P^\top`); causal attention does, because
 the mask is not permuted with it. :func:`order_point` compares the descending, ascending and a

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec.core.claims import interval_below
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.fitting import power_law_fit
 
@@ -182,6 +183,13 @@ def log_slope(ell, y) -> tuple[float, float]:
         else math.nan
     )
     return float(b), se
+
+
+def above_zero(b: float, se: float) -> bool | None:
+    r"""Is a fitted slope :math:`b` above 0? The one verdict rule
+    (:func:`attnspec.core.claims.interval_below`) on :math:`b \pm 2\,\mathrm{se}` against 0:
+    ✓ above, ✗ below, ○ when the interval contains 0."""
+    return interval_below((0.0, 0.0), (b - SE_MARGIN * se, b + SE_MARGIN * se))
 
 
 def series(values, digits: int = 3) -> str:
