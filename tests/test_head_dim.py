@@ -25,6 +25,7 @@ from attnspec.models.head_dim import (
     linear_covariance,
     norm_mgf,
     normalizer_std_exact,
+    participation_ratio,
     row_covariance,
     theta_exact_law,
 )
@@ -59,10 +60,14 @@ def test_theta_of_the_exact_law_by_quadrature(k):
     m2 = _over_norms(lambda r: np.exp(2 * beta**2 * r), k)
     assert norm_mgf(beta**2 / 2, k) == pytest.approx(m1, rel=1e-12)
     theta1, theta2 = theta_exact_law(beta, k)
-    assert theta1 == pytest.approx(m2 / m1**2 - 1, rel=1e-10) and theta2 == beta**2
-    # E f_k'(S) = beta E[f_k + 1] = beta, and the Gaussian value in the limit
+    assert theta1 == pytest.approx(m2 / m1**2 - 1, rel=1e-10)
+    # the projection coefficient E[f(S) S] / E S^2 = E[S e^{beta S}] / M(beta), with
+    # E[S e^{beta S} | r] = beta r e^{beta^2 r / 2}; not E f' = beta for non-Gaussian scores
+    projection = _over_norms(lambda r: beta * r * np.exp(beta**2 * r / 2), k) / m1
+    assert theta2 == pytest.approx(projection**2, rel=1e-10)
+    assert theta2 > beta**2
     big = theta_exact_law(beta, 10**7)
-    assert big[0] == pytest.approx(THETA[0], rel=1e-5)
+    assert big == pytest.approx(THETA, rel=1e-5)
 
 
 def test_exact_statistics_refuse_a_head_too_narrow_for_their_moments():
@@ -99,6 +104,30 @@ def test_row_covariance_is_the_covariance_of_f_rows_given_the_keys():
     assert np.allclose(np.cov(rows.T), row_covariance(rho, beta), rtol=0.05, atol=0.01)
     sigma = linear_covariance(rho, THETA)
     assert np.allclose(np.diag(sigma), THETA[1] * np.diag(rho) + THETA[0] - THETA[1])
+    # without the key-norm factor: the rows of e^{beta q.k / sqrt k - beta^2 |k|^2 / (2k)} - 1
+    norms = np.diag(rho)
+    unit = np.exp(beta * q @ Wk.T / math.sqrt(k) - 0.5 * beta**2 * norms) - 1
+    exact = row_covariance(rho, beta, key_norms=False)
+    assert np.allclose(np.cov(unit.T), exact, rtol=0.05, atol=0.01)
+
+
+def test_participation_ratio_counts_even_eigenvalues():
+    assert participation_ratio(np.eye(7)) == pytest.approx(7.0)
+    assert participation_ratio(np.diag([2.0, 2.0, 0.0, 0.0])) == pytest.approx(2.0)
+    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))[0]
+    M = Q @ np.diag([3.0, 1.0, 1.0, 0.5, 0.0]) @ Q.T
+    lam = np.linalg.eigvalsh(M)
+    assert participation_ratio(M) == pytest.approx(lam.sum() ** 2 / np.sum(lam**2))
+
+
+def test_hadamard_square_is_full_rank_but_uneven_at_a_narrow_head():
+    sq = hd.hadamard_square(120, 12, 0, 2)
+    # rank <= binom(13, 2) = 78 < 120: rank-deficient here; at d_qk = 24 (binom 300) full
+    assert list(sq.rank) == [78, 78]
+    full = hd.hadamard_square(120, 24, 0, 2)
+    assert list(full.rank) == [120, 120]
+    # (tr H)^2 / tr H^2 with H_jl = (k_j.k_l / d_qk)^2: about d / (1 + 3 d / d_qk^2) plus the mean
+    assert np.all(full.participation < 120) and np.all(full.participation > 20)
 
 
 # ---- the limit law ----------------------------------------------------------------------------
@@ -253,6 +282,12 @@ def test_study_tables_values_claims_and_figures(study):
         assert key in values
     assert values["ks_64"] == pytest.approx(study.point(12).gap.ks, abs=0.01)
     assert values["ks_1000"] == pytest.approx(study.point(96).gap.ks, abs=0.01)
+    assert values["theta2_exact_64"] > values["theta2"]
+    assert values["hadamard_rank_min"] == 78  # binom(12 + 1, 2) < 96
+    head = study.point(12)
+    assert set(head.chain) == set(report.STEPS)
+    consecutive = [k for k in report.STEPS if k != ("rows_f", "rows_G")]
+    assert [a for a, _ in consecutive][1:] == [b for _, b in consecutive][:-1]
     for table in (
         report.map_table(study),
         report.chain_table(study),
@@ -263,7 +298,7 @@ def test_study_tables_values_claims_and_figures(study):
     ):
         assert table.startswith("| ") and "nan" not in table
     claims = report.claims(study, 1e-12)
-    assert len(claims) == 11 and all(c.holds in (True, False, None) for c in claims)
+    assert len(claims) == 13 and all(c.holds in (True, False, None) for c in claims)
     assert claims[-1].holds and all(c.provenance for c in claims)
     fig = plotting.gap_against_ratio(**report.map_figure_data(study))
     assert min(t.get_fontsize() for t in fig.findobj(plotting.plt.Text) if t.get_text()) >= 9

@@ -25,6 +25,7 @@ from ..models.head_dim import (
     draw_head_scores,
     key_gram,
     linear_covariance,
+    participation_ratio,
     row_covariance,
     theta_exact_law,
 )
@@ -42,10 +43,14 @@ from .trials import trial_rng
 #: The models a trial can hold, in the order of the chain from attention to its linear model:
 #: ``ref`` :math:`\sqrt d A_\perp`; ``no_norm`` :math:`f(S) P_\perp/\sqrt d = D \sqrt d A_\perp`
 #: (normalizers replaced by :math:`d e^{\beta^2/2}`); ``rows_f`` and ``rows_G`` Gaussian rows
-#: :math:`W\Sigma^{1/2}/\sqrt d` with the exact row covariance :math:`\Sigma_f` of :math:`f(S)` and
-#: with that of the linear model, :math:`\Sigma_G` (the same W); ``lin`` the linear model at the
-#: Gaussian :math:`\theta`; ``lin_exact`` at the :math:`\theta` of the scores' exact law.
-MODELS = ("ref", "no_norm", "rows_f", "rows_G", "lin", "lin_exact")
+#: :math:`W\Sigma^{1/2}/\sqrt d` with the exact row covariance :math:`\Sigma_f` of :math:`f(S)`,
+#: ``rows_h`` with :math:`\Sigma_h = e^{\beta^2\Sigma_K} - 1` (the key-norm factor of
+#: :math:`\Sigma_f` dropped), ``rows_G`` with that of the linear model, :math:`\Sigma_G` (the same
+#: W); ``lin`` the linear model at the Gaussian :math:`\theta`; ``lin_exact`` at the
+#: :math:`\theta` of the scores' exact law.
+MODELS = ("ref", "no_norm", "rows_f", "rows_h", "rows_G", "lin", "lin_exact")
+#: Pairs of models compared besides the consecutive ones: the whole covariance step.
+EXTRA_PAIRS = (("rows_f", "rows_G"),)
 #: The reference and its linear model, what the gap needs.
 PAIR = ("ref", "lin")
 
@@ -73,11 +78,12 @@ def compute_head_trial(
         F = f(S, beta)
         F -= F.mean(axis=1, keepdims=True)
         out["no_norm"] = _gram(F / math.sqrt(d))
-    if "rows_f" in models or "rows_G" in models:
-        rho = key_gram(Wk)
+    if {"rows_f", "rows_h", "rows_G"} & set(models):
+        sigma_k = key_gram(Wk)
         for name, sigma in (
-            ("rows_f", lambda: row_covariance(rho, beta)),
-            ("rows_G", lambda: linear_covariance(rho, theta_f(beta))),
+            ("rows_f", lambda: row_covariance(sigma_k, beta)),
+            ("rows_h", lambda: row_covariance(sigma_k, beta, key_norms=False)),
+            ("rows_G", lambda: linear_covariance(sigma_k, theta_f(beta))),
         ):
             if name in models:
                 out[name] = squared_singular_values_of_gram((W @ sigma()) @ W.T / d)
@@ -163,7 +169,8 @@ class GapPoint:
     r"""The gap at one :math:`(d, d_{qk}, \beta)`, its floor, and the other distances asked for.
 
     ``chain`` holds, when more than :data:`PAIR` is computed, the distance of each consecutive
-    pair of the models computed (in :data:`MODELS` order, ``lin_exact`` left out), and ``exact``
+    pair of the models computed (in :data:`MODELS` order, ``lin_exact`` left out) and of the
+    :data:`EXTRA_PAIRS` computed, and ``exact``
     that of the reference to ``lin_exact``; ``outside`` the count, per trial, of each model's
     values outside the limit law's support; ``D`` the pooled normalizers.
     """
@@ -212,7 +219,8 @@ def gap_point(
     )
     chain = [m for m in MODELS[:-1] if m in models]
     if set(models) - set(PAIR):
-        pairs = zip(chain, chain[1:], strict=False)
+        pairs = [*zip(chain, chain[1:], strict=False)]
+        pairs += [(a, b) for a, b in EXTRA_PAIRS if a in chain and b in chain]
         point.chain = {(a, b): two_sample(parts(a), parts(b)) for a, b in pairs}
     if "lin_exact" in models:
         point.exact = two_sample(parts("ref"), parts("lin_exact"))
@@ -244,6 +252,12 @@ def gap_rate(points: Sequence[GapPoint], seed: int, remove_top_k: int) -> RateFi
     return rate_fit_jackknife([p.d for p in points], stacks, distance)
 
 
+def rate_se(fit: RateFit) -> float:
+    """The larger of a rate's residual and jackknife standard errors (NaN if neither exists)."""
+    errors = [e for e in (fit.se, fit.se_trials) if math.isfinite(e)]
+    return max(errors) if errors else math.nan
+
+
 def trials_for(d: int, pooled_values: int) -> int:
     r"""Trials at size d that pool at least ``pooled_values`` values: :math:`\lceil
     \text{pooled}/d \rceil`, at least 2 (the jackknife needs two)."""
@@ -260,6 +274,33 @@ class LawCheck:
     values: int
 
 
+@dataclass(frozen=True)
+class HadamardSquare:
+    r""":math:`\Sigma_K^{\circ 2} = \Sigma_K \circ \Sigma_K` over trials at one
+    :math:`(d, d_{qk})`: per trial its numerical rank (eigenvalues above :math:`d\,\epsilon`
+    times the largest) and its participation ratio
+    (:func:`~attnspec.models.head_dim.participation_ratio`)."""
+
+    d: int
+    d_qk: int
+    rank: np.ndarray
+    participation: np.ndarray
+
+
+def _hadamard_trial(d: int, d_qk: int, seed: int, t: int) -> tuple[int, float]:
+    _, Wk, _ = draw_head_scores(d, d_qk, trial_rng(seed, t))
+    H = key_gram(Wk) ** 2
+    lam = np.linalg.eigvalsh(H)
+    return int(np.sum(lam > lam[-1] * d * np.finfo(float).eps)), participation_ratio(H)
+
+
+def hadamard_square(d: int, d_qk: int, seed: int, trials: int) -> HadamardSquare:
+    r"""The Hadamard square of the key Gram of trials 0..trials-1 (the keys of :func:`head_trial`),
+    one trial per core: eigenvalues and traces only, so nothing depends on a basis."""
+    out = map_processes(_hadamard_trial, [(d, d_qk, seed, t) for t in range(trials)])
+    return HadamardSquare(d, d_qk, np.array([r for r, _ in out]), np.array([pr for _, pr in out]))
+
+
 @dataclass
 class HeadDimStudy:
     r"""Everything the chapter reports.
@@ -270,7 +311,8 @@ class HeadDimStudy:
     at a fixed ratio (``key = ("ratio", c)``) or a fixed head dimension (``("d_qk", k)``), with
     ``rates[key]`` the fitted :math:`\text{gap} \propto d^{-\text{rate}}`; ``law_checks[c]`` the
     linear model against its limit law at the largest size; ``threshold`` the ratio :math:`c^*`
-    below which the law's score part is a separate band; ``d_qk`` the fixed head dimension.
+    below which the law's score part is a separate band; ``d_qk`` the fixed head dimension;
+    ``hadamard`` the Hadamard square of the key Gram at ``(d, d_qk)``.
     """
 
     d: int
@@ -281,6 +323,7 @@ class HeadDimStudy:
     rates: dict[tuple[str, float], RateFit]
     law_checks: dict[float, LawCheck]
     threshold: float
+    hadamard: HadamardSquare
 
     def point(self, d_qk: int, beta: float | None = None) -> GapPoint:
         """The map's point at head dimension ``d_qk`` (at the chapter's beta by default)."""
@@ -354,4 +397,7 @@ def run_study(
         pooled = np.concatenate([bulk(r["lin"], remove_top_k) for r in runs])
         ks = ks_to_law_below_quantile(pooled, law.cdf, law.ppf, dv, remove_top_k)
         checks[float(c)] = LawCheck(dv, k, ks, len(runs) * dv)
-    return HeadDimStudy(d, beta, int(d_qk), maps, series, rates, checks, band_threshold(*theta))
+    square = hadamard_square(d, int(d_qk), seed, trials)
+    return HeadDimStudy(
+        d, beta, int(d_qk), maps, series, rates, checks, band_threshold(*theta), square
+    )
