@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.claims import Claim
-from ..experiments.head_dim import GapPoint, HeadDimStudy, TwoSample
+from ..core.claims import Claim, all_hold, interval_below
+from ..experiments.head_dim import HeadDimStudy, TwoSample, rate_se
 from ..experiments.normalizer import normalizer_stats
 from ..models.head_dim import normalizer_std_exact, theta_exact_law
 from ..models.nonlinearity import theta_f
@@ -26,6 +26,8 @@ STEPS = {
     ("ref", "no_norm"): "1: normalizers",
     ("no_norm", "rows_f"): "2: Gaussian rows",
     ("rows_f", "rows_G"): "3: covariance",
+    ("rows_f", "rows_h"): "3a: key norms",
+    ("rows_h", "rows_G"): "3b: Hadamard powers",
     ("rows_G", "lin"): "4: same law (check)",
 }
 
@@ -48,12 +50,6 @@ def series_label(key: tuple[str, float]) -> str:
 
 def _u(x: TwoSample | None, fallback: int = 4) -> str:
     return "n/a" if x is None else format_uncertain(x.ks, x.se, ONE_OR_TWO, fallback=fallback)
-
-
-def rate_se(fit: RateFit) -> float:
-    """The larger of a rate's residual and jackknife standard errors (NaN if neither exists)."""
-    errors = [e for e in (fit.se, fit.se_trials) if math.isfinite(e)]
-    return max(errors) if errors else math.nan
 
 
 def _rate(fit: RateFit) -> str:
@@ -186,10 +182,24 @@ def values(study: HeadDimStudy) -> dict:
         for m in ("ref", "rows_f", "rows_G", "lin"):
             out[f"outside_{m}_{name}"] = round(float(p.outside[m].mean()), 1)
     out["ks_64_over_floor"] = round(head.gap.ks / head.floor.ks)
+    consecutive = [
+        ("ref", "no_norm"),
+        ("no_norm", "rows_f"),
+        ("rows_f", "rows_G"),
+        ("rows_G", "lin"),
+    ]
+    out["chain_sum_64"] = round(sum(head.chain[k].ks for k in consecutive), 4)
     out["rank2_64"] = study.d_qk * (study.d_qk + 1) // 2
     out["rank2_64_over_d"] = round(out["rank2_64"] / study.d, 1)
+    sq = study.hadamard
+    out["hadamard_rank_min"] = int(sq.rank.min())
+    out |= uncertain("hadamard_pr", float(sq.participation.mean()), _count(sq.participation)[1])
+    out["hadamard_pr_over_d"] = round(float(sq.participation.mean()) / study.d, 2)
     out["theta1"] = round(theta_f(study.beta)[0], 4)
-    out["theta1_exact_64"] = round(theta_exact_law(study.beta, study.d_qk)[0], 4)
+    out["theta2"] = round(theta_f(study.beta)[1], 4)
+    exact = theta_exact_law(study.beta, study.d_qk)
+    out["theta1_exact_64"] = round(exact[0], 4)
+    out["theta2_exact_64"] = round(exact[1], 4)
     out["threshold"] = round(study.threshold, 3)
     out["threshold_dqk"] = round(study.threshold * study.d)
     stats = normalizer_stats(head.D, head.trials)
@@ -256,42 +266,38 @@ def series_figure_data(study: HeadDimStudy) -> dict:
     return out
 
 
-def _steps_above(points: list[GapPoint], z: float = 2.0) -> bool:
-    """Each gap exceeds the previous one (larger head dimension) by more than ``z`` standard
-    errors."""
-    return all(
-        b.gap.ks - a.gap.ks > z * math.hypot(a.gap.se, b.gap.se)
-        for a, b in zip(points, points[1:], strict=False)
-    )
+def span(x: TwoSample) -> tuple[float, float]:
+    """A distance's interval, ± 2 standard errors."""
+    return (x.ks - 2 * x.se, x.ks + 2 * x.se)
+
+
+def _span(value: float, se: float) -> tuple[float, float]:
+    return (value - 2 * se, value + 2 * se) if math.isfinite(se) else (-math.inf, math.inf)
+
+
+ZERO = (0.0, 0.0)
 
 
 def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
     """The chapter's claims; ``pw_difference`` is the largest relative difference between
-    Pennington and Worah's density at :math:`\\phi = \\psi = d_{qk}/d` and this book's law."""
+    Pennington and Worah's density at :math:`\\phi = \\psi = d_{qk}/d` and this book's law. Two
+    intervals (± 2 se) are compared by :func:`~attnspec.core.claims.interval_below`."""
     book = "this book"
     points = study.maps[study.beta]
     head = study.point(study.d_qk)
     ratio_fits = {k: f for k, f in study.rates.items() if k[0] == "ratio"}
     grow = study.rates[("d_qk", float(study.d_qk))]
-    z_floor = [
-        (p.gap.ks - p.floor.ks) / math.hypot(p.gap.se, p.floor.se)
-        if p.gap.se > 0 or p.floor.se > 0
-        else math.inf
-        for p in points
-    ]
-    exact_widens = [p.exact.ks - p.gap.ks > -2 * math.hypot(p.exact.se, p.gap.se) for p in points]
+    narrow = [p for p in points if p.d_qk <= study.d_qk]
     split = [p for p in points if p.ratio < study.threshold]
-    excess = [
-        (_count(p.outside["ref"])[0] - _count(p.outside["lin"])[0])
-        / max(math.hypot(_count(p.outside["ref"])[1], _count(p.outside["lin"])[1]), 1e-300)
-        for p in split
-    ]
+    counts = {p.d_qk: [_span(*_count(p.outside[m])) for m in ("lin", "ref")] for p in split}
+    excess = all_hold(interval_below(*counts[p.d_qk]) for p in split) if split else None
     d_z = []
     for p in points:
         stats = normalizer_stats(p.D, p.trials)
         d_z.append((stats.std - normalizer_std_exact(study.beta, p.d_qk, study.d)) / stats.std_se)
     norm = head.chain[("ref", "no_norm")]
     later = [head.chain[("no_norm", "rows_f")], head.chain[("rows_f", "rows_G")]]
+    parts = [head.chain[("rows_f", "rows_h")], head.chain[("rows_h", "rows_G")]]
     same_law = [
         p.chain[("rows_G", "lin")].ks
         <= p.floor.ks + 3 * math.hypot(p.chain[("rows_G", "lin")].se, p.floor.se)
@@ -300,12 +306,14 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
     law_ok = {
         c: chk.ks <= study.series[("ratio", c)][-1].floor.ks for c, chk in study.law_checks.items()
     }
+    sq = study.hadamard
+    pr = _count(sq.participation)
     return [
         Claim(
             "at a fixed ratio d_qk/d the gap shrinks as d grows",
             ", ".join(f"{ratio_text(k[1])}: ρ = {_rate(f)}" for k, f in ratio_fits.items()),
-            r"every fitted rate ρ − 2 se > 0, gap $\propto d^{-\rho}$",
-            all(f.rate - 2 * rate_se(f) > 0 for f in ratio_fits.values()),
+            "ρ − 2 se > 0 at every ratio",
+            all_hold(interval_below(ZERO, _span(f.rate, rate_se(f))) for f in ratio_fits.values()),
             "at some fixed ratio the gap does not fall with d by more than two standard errors.",
             book,
         ),
@@ -313,39 +321,49 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             f"at fixed d_qk = {study.d_qk} the gap grows with d",
             f"ρ = {_rate(grow)}",
             "ρ + 2 se < 0",
-            bool(grow.rate + 2 * rate_se(grow) < 0),
+            interval_below(_span(grow.rate, rate_se(grow)), ZERO),
             "the gap at fixed head dimension is not shown to grow: it may stay or fall.",
             book,
         ),
         Claim(
             f"at d = {study.d} the gap exceeds its noise floor at every d_qk",
-            f"smallest (gap − floor)/se {min(z_floor):.0f}",
-            "gap − floor > 3 se at every d_qk",
-            all(z > 3 for z in z_floor),
+            f"smallest gap {min(p.gap.ks for p in points):.4f}, "
+            f"largest floor {max(p.floor.ks for p in points):.4f}",
+            "gap − 2 se > floor + 2 se at every d_qk",
+            all_hold(interval_below(span(p.floor), span(p.gap)) for p in points),
             "at some head dimension the gap is within sampling noise of the floor.",
             book,
         ),
         Claim(
             f"at d = {study.d} the gap grows as d_qk falls",
             " → ".join(fixed(p.gap.ks, 3) for p in points),
-            "each step > 2 se",
-            _steps_above(points),
+            "each gap − 2 se > previous + 2 se",
+            all_hold(
+                interval_below(span(a.gap), span(b.gap))
+                for a, b in zip(points, points[1:], strict=False)
+            ),
             "the gap is not clearly larger at every smaller head dimension.",
             book,
         ),
         Claim(
-            "the θ of the scores' exact law does not close the gap",
+            f"at d_qk ≤ {study.d_qk} the θ of the scores' exact law widens the gap",
             f"d_qk = {study.d_qk}: {_u(head.exact)} against {_u(head.gap)}",
-            "gap with exact-law θ > gap − 2 se at every d_qk",
-            all(exact_widens),
-            "at some head dimension the exact-law θ brings the linear model closer to attention.",
+            "exact-law gap − 2 se > gap + 2 se at each",
+            all_hold(interval_below(span(p.gap), span(p.exact)) for p in narrow),
+            "at some narrow head the exact-law θ does not move the linear model away from "
+            "attention by more than the errors.",
             book,
         ),
         Claim(
             "where the law splits off its score band, attention has values in the law's gap",
-            f"{len(split)} d_qk < c*d, smallest excess {min(excess):.0f} se" if split else "n/a",
-            "count outside the support: attention − linear model > 3 se at every d_qk < c*d",
-            bool(split) and all(e > 3 for e in excess) if split else None,
+            f"{len(split)} d_qk < c*d; at d_qk = {split[-1].d_qk}: "
+            + " against ".join(
+                format_uncertain(*_count(split[-1].outside[m]), 1) for m in ("ref", "lin")
+            )
+            if split
+            else "n/a",
+            "counts outside the support: attention − 2 se > linear + 2 se",
+            excess,
             "no head dimension of the map is below c*d (the test has no case), or attention's "
             "count is within noise of the linear model's.",
             book,
@@ -361,9 +379,30 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
         Claim(
             f"at d_qk = {study.d_qk} the normalizers are the smallest of the failing steps",
             f"{_u(norm)} against {_u(later[0])}, {_u(later[1])}",
-            "each later step − normalizer step > 3 se",
-            all(s.ks - norm.ks > 3 * math.hypot(s.se, norm.se) for s in later),
+            "normalizer step + 2 se < later step − 2 se",
+            all_hold(interval_below(span(norm), span(x)) for x in later),
             "replacing the normalizers moves the spectrum as much as a later step does.",
+            book,
+        ),
+        Claim(
+            f"at d_qk = {study.d_qk} the key-norm factor and the Hadamard powers both move the "
+            "spectrum",
+            f"{_u(parts[0])} and {_u(parts[1])}, floor {_u(head.floor)}",
+            "each part − 2 se > floor + 2 se",
+            all_hold(interval_below(span(head.floor), span(x)) for x in parts),
+            "one of the two parts of the covariance step is within noise of the floor.",
+            book,
+        ),
+        Claim(
+            f"Σ_K∘Σ_K at d_qk = {study.d_qk} is full rank but not white",
+            f"rank {int(sq.rank.min())} of {study.d}; participation ratio "
+            f"{format_uncertain(*pr, ONE_OR_TWO, fallback=1)}",
+            "rank = d in every trial, participation ratio + 2 se < d",
+            all_hold(
+                [bool(np.all(sq.rank == study.d)), interval_below(_span(*pr), (study.d,) * 2)]
+            ),
+            "the Hadamard square is rank-deficient, or its eigenvalues are as even as a white "
+            "matrix's.",
             book,
         ),
         Claim(
@@ -389,7 +428,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             "largest relative difference of the densities ≤ 1e-8",
             bool(pw_difference <= 1e-8),
             "their form, read with these ratios, is another law.",
-            "Pennington–Worah 2017 (form); this book (correspondence)",
+            "Pennington–Worah 2017 (law); this book (re-derivation, correspondence)",
         ),
     ]
 

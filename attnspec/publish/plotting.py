@@ -285,7 +285,8 @@ def loglog_fits(x, series: dict[str, tuple], xlabel: str, ylabel: str) -> plt.Fi
         )
         if np.isfinite(slope) and np.isfinite(intercept):
             style = series_style(i)["linestyle"]
-            ax.plot(xs, np.exp(intercept) * xs**slope, linestyle=style, color=color, linewidth=1)
+            fit = np.exp(intercept) * xs**slope
+            ax.plot(xs, fit, linestyle=style, color=color, linewidth=1, marker="none")
     ax.set_xscale("log")
     ax.set_xticks(x, [f"{v:g}" for v in x])
     ax.xaxis.set_minor_locator(plt.NullLocator())
@@ -829,5 +830,51 @@ def rates_and_collapse(
     right.set_xlabel(xlabel)
     right.set_ylabel(ylabel)
     right.legend(loc="upper left", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def rate_against_exponent(
+    alphas,
+    rates,
+    errors,
+    crossing: tuple[float, float],
+    guides: dict[str, float] | None = None,
+    spans: dict[str, tuple[float, float]] | None = None,
+) -> plt.Figure:
+    r"""Fitted rates :math:`\rho(\alpha)` (gap :math:`\propto d^{-\rho}` at
+    :math:`d_{qk} = \lceil d^\alpha\rceil`) against :math:`\alpha`, with error bars.
+
+    A solid line marks :math:`\rho = 0`; ``crossing`` = (α*, se) is drawn as a dashed vertical
+    line with a grey ± 2 se band (left out when not finite); ``guides`` maps a label to an
+    exponent marked by a dotted vertical line; ``spans`` maps a label to a range of exponents,
+    hatched. The legend sits outside the axes.
+    """
+    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.2))
+    for (label, (lo, hi)), hatch in zip((spans or {}).items(), ("//", "\\\\"), strict=False):
+        ax.axvspan(lo, hi, facecolor="none", edgecolor="0.55", hatch=hatch, label=label)
+    star, se = crossing
+    if np.isfinite(star):
+        if np.isfinite(se):
+            ax.axvspan(star - 2 * se, star + 2 * se, color="0.85", label=r"$\alpha^*$ ± 2 se")
+        ax.axvline(star, color="k", linestyle="--", linewidth=1.2, label=r"$\alpha^*$: $\rho = 0$")
+    for (label, pos), style in zip((guides or {}).items(), (":", "-."), strict=False):
+        ax.axvline(pos, color="k", linestyle=style, linewidth=1.2, label=label)
+    ax.axhline(0.0, color="0.35", linestyle="-", linewidth=0.8)
+    ax.errorbar(
+        alphas,
+        rates,
+        yerr=2 * np.nan_to_num(np.asarray(errors, dtype=float)),
+        color=series_style(0)["color"],
+        marker="o",
+        linestyle="-",
+        markersize=5,
+        capsize=3,
+        label=r"fitted rate $\rho$ ± 2 se",
+    )
+    ax.set_xticks(sorted(alphas), [f"{a:g}" for a in sorted(alphas)])
+    ax.set_xlabel(r"exponent $\alpha$ of $d_{qk} = \lceil d^{\alpha}\rceil$")
+    ax.set_ylabel(r"rate $\rho$: gap $\propto d^{-\rho}$")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     fig.tight_layout()
     return fig
