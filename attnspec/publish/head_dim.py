@@ -310,8 +310,8 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
     pr = _count(sq.participation)
     return [
         Claim(
-            "at a fixed ratio d_qk/d the gap shrinks as d grows",
-            ", ".join(f"{ratio_text(k[1])}: ρ = {_rate(f)}" for k, f in ratio_fits.items()),
+            "at a fixed ratio d_qk/d the gap falls as d grows (ρ)",
+            ", ".join(f"{ratio_text(k[1])}: {_rate(f)}" for k, f in ratio_fits.items()),
             "ρ − 2 se > 0 at every ratio",
             all_hold(interval_below(ZERO, _span(f.rate, rate_se(f))) for f in ratio_fits.values()),
             "at some fixed ratio the gap does not fall with d by more than two standard errors.",
