@@ -112,3 +112,43 @@ def test_crossings_along_the_last_axis():
     got = th.crossings([0.5, 1.0, 1.5], ks, 0.08)
     assert got[0] == pytest.approx(1.25) and got[1] == pytest.approx(1.0)
     assert th.exponent([100, 1000], np.array([1.0, math.nan])) != th.exponent([100, 1000], [1, 2])
+
+
+def test_linear_crossing_interpolates_the_distance_itself():
+    ks = np.array([[0.01, 0.04, 0.16]])
+    assert th.crossings([0.5, 1.0, 1.5], ks, 0.1, log=False)[0] == pytest.approx(1.25)
+    assert th.crossings([0.5, 1.0, 1.5], ks, 0.08)[0] == pytest.approx(1.25)  # log: geometric
+
+
+def test_boundary_models_recover_the_curve_that_made_the_points():
+    d = np.array([250, 500, 1000, 2000])
+    logd = np.log(d.astype(float))
+    err = np.full(4, 0.01)
+    line = th.Boundary(0.05, d, np.sqrt(0.47 * logd - 1.4), err, 0.47, 0.01, 1.0, 0 * err, 0.0)
+    counter = th.Boundary(
+        0.05, d, np.sqrt(logd - 2.7 * np.sqrt(logd) + 2.0), err, 0.47, 0.01, 1.0, 0 * err, 0.0
+    )
+    fit = th.fit_boundary(line)
+    assert fit.params == pytest.approx((0.47, -1.4)) and fit.rms < 1e-12 and fit.dof == 2
+    fit = th.fit_boundary(counter, counter=True)
+    assert fit.params == pytest.approx((-2.7, 2.0)) and fit.rms < 1e-12 and fit.p == 1.0
+    # the line misfits the counter-model's points: residuals far above errors of 1e-4
+    tight = th.Boundary(0.05, d, counter.beta, err / 100, 0.5, 0.0, 1.0, 0 * err, 0.0)
+    assert th.fit_boundary(tight).chi2 > 10 and th.fit_boundary(tight).p < 0.01
+    assert np.allclose(tight.beta_err, 1e-4) and tight.gamma_err == pytest.approx(0.0)
+
+
+def test_collapse_error_adds_the_spread_of_gamma_over_levels():
+    col = th.Collapse(0.43, 0.03, 0.1, 0.7, 0.4, 0.05, 40)
+    assert th.collapse_error(col, [0.4, 0.5]) == pytest.approx(math.hypot(0.03, math.sqrt(0.005)))
+    assert math.isnan(th.collapse_error(col, [0.4]))
+
+
+def test_normalizer_points_against_the_exact_spread(ladders):
+    points = th.normalizer_points(ladders)
+    assert [(p.d, p.beta) for p in points] == [(d, b) for d in (40, 80) for b in (0.5, 1.0, 1.5)]
+    for p in points:
+        assert p.trials == 3 and p.se > 0 and p.exact == pytest.approx(th.exact_std(p.beta, p.d))
+        if p.beta <= 1.0:  # at beta = 1.5, d = 40 rare large terms carry the variance
+            assert abs(p.z) < 4, p
+    assert th.exact_std(1.0, 4) == math.inf and th.exact_std(1.0, 5) < math.inf

@@ -13,11 +13,19 @@ replicates: the trials resampled with replacement. Trial :math:`k` at :math:`(d,
   distance crosses :math:`\varepsilon` (interpolated in :math:`\beta`,
   :func:`attnspec.experiments.convergence.crossing`); its exponent :math:`\gamma` is the slope of
   :math:`\beta_\varepsilon^2` against :math:`\log d`, i.e. :math:`e^{\beta_\varepsilon^2} \propto
-  d^{\gamma}`.
+  d^{\gamma}`. Its error adds to the bootstrap the interpolation's: the gap between interpolating
+  :math:`\log D` and :math:`D` linearly in :math:`\beta`.
+- Two **models of the boundary** with two parameters each are fitted to the crossings: the line
+  :math:`\beta_\varepsilon^2 = \gamma \log d + b` and the counter-model
+  :math:`\beta_\varepsilon^2 = \log d + a\sqrt{\log d} + b`, which lies on
+  :math:`e^{\beta^2} = d^{1 - o(1)}` as :math:`d \to \infty`.
 - The **collapse** asks which :math:`c` makes :math:`\log D` a single function of
   :math:`x = \beta^2 - c \log d`: the spread is the root mean square of the differences between
   each cell and the other sizes' curves, linearly interpolated at its :math:`x`; :math:`\hat c`
   minimizes it. Every level's boundary is then :math:`e^{\beta^2} \propto d^{\hat c}`.
+- The **normalizers**' spread :math:`\operatorname{std}(D_i)` at every cell, with its error over
+  trials, against its exact value (:func:`attnspec.models.head_dim.normalizer_std_exact` at
+  :math:`d_{qk} = d`).
 """
 
 from __future__ import annotations
@@ -27,10 +35,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, stats
 
+from ..models.head_dim import normalizer_std_exact
 from ..models.ladder import REFERENCE
 from .convergence import crossing, limit_law, pooled_distance, trial_bulks
+from .normalizer import normalizer_stats
 from .trials import LadderResult
 
 #: Spawn key of the bootstrap's generator (child of ``SeedSequence(seed)``), apart from the
@@ -143,9 +153,12 @@ def distance_plane(
     return Plane(model, d, beta, trials, ks, boot)
 
 
-def crossings(beta: Sequence[float], ks: np.ndarray, level: float) -> np.ndarray:
-    """:func:`~attnspec.experiments.convergence.crossing` along the last axis of ``ks``."""
+def crossings(beta: Sequence[float], ks: np.ndarray, level: float, log: bool = True) -> np.ndarray:
+    r""":func:`~attnspec.experiments.convergence.crossing` along the last axis of ``ks``
+    (interpolating :math:`\log D` in :math:`\beta`; ``log=False`` interpolates :math:`D`)."""
     flat = np.asarray(ks, dtype=float).reshape(-1, np.shape(ks)[-1])
+    if not log:  # crossing interpolates the log of its values: exp makes it linear in D
+        flat, level = np.exp(flat), math.exp(level)
     out = np.array([crossing(beta, row, level) for row in flat])
     return out.reshape(np.shape(ks)[:-1])
 
@@ -164,8 +177,10 @@ def exponent(d: Sequence[int], beta_level: np.ndarray) -> float:
 class Boundary:
     r"""Where the distance crosses ``level`` at each size, and the exponent :math:`\gamma`.
 
-    ``beta_se`` and ``gamma_se`` are bootstrap standard errors; ``found`` is the fraction of
-    replicates whose crossing lies inside the grid at every size (the others are left out).
+    ``beta_se`` and ``gamma_se`` are bootstrap standard errors; ``beta_interp`` and
+    ``gamma_interp`` the interpolation's errors, :math:`|x_{\rm lin} - x_{\log}|` between
+    interpolating :math:`D` and :math:`\log D` linearly in :math:`\beta`; ``found`` is the fraction
+    of replicates whose crossing lies inside the grid at every size (the others are left out).
     """
 
     level: float
@@ -175,6 +190,18 @@ class Boundary:
     gamma: float
     gamma_se: float
     found: float
+    beta_interp: np.ndarray
+    gamma_interp: float
+
+    @property
+    def beta_err(self) -> np.ndarray:
+        r"""Error of :math:`\beta_\varepsilon`: bootstrap and interpolation in quadrature."""
+        return np.hypot(self.beta_se, self.beta_interp)
+
+    @property
+    def gamma_err(self) -> float:
+        r"""Error of :math:`\gamma`: bootstrap and interpolation in quadrature."""
+        return math.hypot(self.gamma_se, self.gamma_interp)
 
 
 def _std(values: np.ndarray, axis=None) -> np.ndarray | float:
@@ -185,17 +212,63 @@ def boundary(plane: Plane, level: float) -> Boundary:
     r"""The crossings :math:`\beta_\varepsilon(d)` of ``level`` and their exponent, with the
     bootstrap."""
     beta = crossings(plane.beta, plane.ks, level)
+    linear = crossings(plane.beta, plane.ks, level, log=False)
     reps = crossings(plane.beta, np.moveaxis(plane.boot, -1, 0), level)  # (resamples, sizes)
     inside = np.all(np.isfinite(reps), axis=1)
     gammas = np.array([exponent(plane.d, r) for r in reps[inside]])
+    gamma = exponent(plane.d, beta)
     return Boundary(
         level,
         plane.d,
         beta,
         _std(reps[inside], axis=0) if inside.sum() > 1 else np.full(beta.shape, math.nan),
-        exponent(plane.d, beta),
+        gamma,
         float(_std(gammas)) if gammas.size > 1 else math.nan,
         float(inside.mean()) if inside.size else math.nan,
+        np.abs(linear - beta),
+        abs(exponent(plane.d, linear) - gamma),
+    )
+
+
+@dataclass(frozen=True)
+class BoundaryFit:
+    r"""A two-parameter model of :math:`\beta_\varepsilon^2(d)` fitted by least squares.
+
+    ``params`` are :math:`(\gamma, b)` of the line or :math:`(a, b)` of the counter-model;
+    ``rms`` is the root mean square residual in :math:`\beta^2`; ``chi2`` the sum of squared
+    residuals over the points' errors :math:`2\beta_\varepsilon\,\mathrm{err}(\beta_\varepsilon)`,
+    with ``dof`` = points − 2 degrees of freedom; ``p`` its upper tail probability.
+    """
+
+    params: tuple[float, float]
+    rms: float
+    chi2: float
+    dof: int
+
+    @property
+    def p(self) -> float:
+        r"""Probability of a larger :math:`\chi^2` if the model is right (NaN without dof)."""
+        return float(stats.chi2.sf(self.chi2, self.dof)) if self.dof > 0 else math.nan
+
+
+def fit_boundary(b: Boundary, counter: bool = False) -> BoundaryFit:
+    r"""The line :math:`\beta^2 = \gamma\log d + b` or (``counter``) the counter-model
+    :math:`\beta^2 = \log d + a\sqrt{\log d} + b`, fitted to the crossings inside the grid."""
+    ok = np.isfinite(b.beta)
+    if ok.sum() < 2:
+        return BoundaryFit((math.nan, math.nan), math.nan, math.nan, 0)
+    logd = np.log(b.d[ok].astype(float))
+    y, err = b.beta[ok] ** 2, 2 * b.beta[ok] * b.beta_err[ok]
+    basis = np.sqrt(logd) if counter else logd
+    target = y - logd if counter else y
+    design = np.column_stack([basis, np.ones_like(basis)])
+    params = np.linalg.lstsq(design, target, rcond=None)[0]
+    r = target - design @ params
+    return BoundaryFit(
+        (float(params[0]), float(params[1])),
+        float(np.sqrt(np.mean(r**2))),
+        float(np.sum((r / err) ** 2)),
+        int(ok.sum()) - 2,
     )
 
 
@@ -309,6 +382,50 @@ def collapse(plane: Plane, use: np.ndarray, bounds: tuple[float, float] = (0.0, 
         float(math.sqrt(2.0 * np.mean(rel**2))) if rel.size else math.nan,
         int(use.sum()),
     )
+
+
+def collapse_error(col: Collapse, gammas: Sequence[float]) -> float:
+    r"""Error of :math:`\hat c` that includes the collapse's misfit: its bootstrap error and the
+    spread (standard deviation) of the exponents :math:`\gamma_\varepsilon` over levels, which a
+    single exponent summarizes, in quadrature."""
+    g = np.asarray(gammas, dtype=float)
+    g = g[np.isfinite(g)]
+    return math.hypot(col.c_se, float(g.std(ddof=1))) if g.size > 1 else math.nan
+
+
+@dataclass(frozen=True)
+class NormalizerPoint:
+    r""":math:`\operatorname{std}(D_i)` over all rows and trials of a cell, its standard error from
+    the spread of the per-trial values (:func:`attnspec.experiments.normalizer.normalizer_stats`),
+    and its exact value (infinite where :math:`d \le 4\beta^2`: the variance diverges)."""
+
+    d: int
+    beta: float
+    trials: int
+    std: float
+    se: float
+    exact: float
+
+    @property
+    def z(self) -> float:
+        """(measured - exact) / se."""
+        return (self.std - self.exact) / self.se
+
+
+def exact_std(beta: float, d: int) -> float:
+    r""":func:`~attnspec.models.head_dim.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
+    where :math:`d \le 4\beta^2`."""
+    return normalizer_std_exact(beta, d, d) if 4 * beta * beta < d else math.inf
+
+
+def normalizer_points(ladders: Sequence[LadderResult]) -> list[NormalizerPoint]:
+    """The normalizers' spread against its exact value at every ladder, sorted by (d, beta)."""
+    out = []
+    for L in sorted(ladders, key=lambda L: (L.config.d, L.config.beta)):
+        st = normalizer_stats(L.D, L.config.trials)
+        d, beta = L.config.d, L.config.beta
+        out.append(NormalizerPoint(d, beta, st.trials, st.std, st.std_se, exact_std(beta, d)))
+    return out
 
 
 def row_distances(ladders: Sequence[LadderResult], models: Sequence[str]) -> dict:
