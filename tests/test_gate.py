@@ -202,3 +202,32 @@ def test_refusal_is_one_line_and_status_1(tested, capsys):
     assert gate.main(["site"], tested) == 1
     err = capsys.readouterr().err
     assert err.startswith("make site: refused: the tree is untested") and err.count("\n") == 1
+
+
+# ---- issue 29, item 13: make site under stress ------------------------------------------------
+
+
+def test_a_stamp_that_is_not_an_object_is_no_stamp(tested):
+    (tested / gate.STAMP).write_text("[]")
+    assert "no passing make test recorded" in refused(tested)
+
+
+def test_a_symlinked_site_folder_is_refused_and_its_target_kept(tested, tmp_path):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (target / "keep.txt").write_text("x")
+    (tested / gate.SITE).symlink_to(target)
+    with pytest.raises(gate.Refused, match="is a symlink"):
+        gate.publish(tested)
+    assert (target / "keep.txt").is_file()
+
+
+def test_a_second_publication_while_one_runs_is_refused_and_leaves_nothing(tested):
+    from attnspec.core.lock import reserved
+
+    with reserved(tested / gate.SITE, "held"):
+        with pytest.raises(gate.Refused, match="another run is writing into it"):
+            gate.publish(tested)
+    assert not (tested / gate.SITE).exists()
+    assert [p.name for p in (tested / gate.BUILD).iterdir() if p.name.endswith(".tmp")] == []
+    assert gate.publish(tested).is_dir()

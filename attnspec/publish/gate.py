@@ -164,7 +164,9 @@ def check(root: Path = ROOT) -> dict:
     try:
         stamp = json.loads((root / STAMP).read_text())
     except (OSError, ValueError):
-        raise Refused(f"the tree is untested: no passing make test recorded ({STAMP})") from None
+        stamp = None
+    if not isinstance(stamp, dict):
+        raise Refused(f"the tree is untested: no passing make test recorded ({STAMP})")
     if stamp.get("tree") != tree_hash(root):
         raise Refused("the tree is untested: it changed since the last passing make test")
     log = root / BOOK_LOG
@@ -186,17 +188,34 @@ def check(root: Path = ROOT) -> dict:
 
 
 def publish(root: Path = ROOT) -> Path:
-    """Copy the tested ``_build/html`` to ``_build/site``, whole or not at all."""
-    stamp = check(root)
+    """Copy the tested ``_build/html`` to ``_build/site``, whole or not at all; one publication
+    at a time (:func:`attnspec.core.lock.reserved`), never through a symlink."""
+    import tempfile
+
+    from ..core.errors import InvalidInput
+    from ..core.lock import reserved
+
     html, site = root / HTML, root / SITE
-    work = root / BUILD / ".site.tmp"
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(html, work, symlinks=True)
-    if content_hash(folder_digests(work).items()) != stamp["html"]:
-        shutil.rmtree(work)
-        raise Refused(f"the copy of {HTML} differs from it")
-    shutil.rmtree(site, ignore_errors=True)
-    os.replace(work, site)
+    for path in (root / BUILD, site):
+        if path.is_symlink():
+            raise Refused(
+                f"{path.relative_to(root)} is a symlink: the site is written only in place"
+            )
+    try:
+        with reserved(site, SITE):
+            stamp = check(root)
+            work = Path(tempfile.mkdtemp(dir=root / BUILD, prefix=".site-", suffix=".tmp"))
+            try:
+                shutil.rmtree(work)
+                shutil.copytree(html, work, symlinks=True)
+                if content_hash(folder_digests(work).items()) != stamp["html"]:
+                    raise Refused(f"the copy of {HTML} differs from it")
+                shutil.rmtree(site, ignore_errors=True)
+                os.replace(work, site)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+    except InvalidInput as exc:
+        raise Refused(str(exc)) from None
     return site
 
 
