@@ -7,6 +7,7 @@ Each text is public domain and at least 512 tokens long for every model of
 
 from __future__ import annotations
 
+import functools
 from importlib.resources import files
 
 from attnspec.core import validate
@@ -72,5 +73,10 @@ def distinct_tokens(name: str, model: str, n: int) -> int:
     """Number of distinct token ids among the first ``n`` tokens of a shipped text as ``model``
     reads it: the distinct rows of its embedding layer's token matrix when the embedding has no
     position term (a repeated token repeats its row)."""
+    return len(set(_token_ids(name, model)[:n]))
+
+
+@functools.cache
+def _token_ids(name: str, model: str) -> tuple[int, ...]:
     info = get_model(model)
-    return len(set(info.encode(read_text(name), info.max_tokens).ids[:n]))
+    return tuple(info.encode(read_text(name), info.max_tokens).ids)
