@@ -230,3 +230,16 @@ def test_a_trial_task_leaves_the_workers_cache_setting_as_it_was(before, tmp_pat
     _trial_task(str(tmp_path), 24, 1.0, 2.0, 0, 0)
     assert os.environ.get(cache.CACHE_ENV) == before
     assert any(tmp_path.rglob("*"))  # the trial went into the client's cache
+
+
+def test_the_documentation_says_the_scheduler_must_be_trusted(capsys):
+    """Issue 29, item 9: the probe cannot stop Dask's client from unpickling what a scheduler that
+    passed it sends, so the help, the README and the probe's docstring say so."""
+    from attnspec.core.paths import ROOT
+
+    with pytest.raises(SystemExit):
+        main(["sweep", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "scheduler you trust" in help_text and "unpickles" in help_text
+    assert "must be one you trust" in " ".join((ROOT / "README.md").read_text().split())
+    assert "must be a scheduler you trust" in " ".join(check_scheduler.__doc__.split())

@@ -42,7 +42,8 @@ def add_parser(sub) -> None:
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="address of an existing Dask scheduler (default: start a local cluster)",
+        help="address of an existing Dask scheduler you trust: Dask's client unpickles what "
+        "its scheduler sends, so a scheduler runs code here (default: start a local cluster)",
     )
     parser.add_argument(
         "--workers", metavar="N", help="workers of the local cluster (default: one per core)"

@@ -291,8 +291,10 @@ def check_scheduler(address: str) -> None:
     The whole handshake is bounded, not only the TCP connect: a peer that accepts the connection
     but never answers (or answers in another protocol, e.g. HTTP) is refused. The peer's replies
     are read as raw frames and plain msgpack (:func:`_read_message`), so a peer that sends a
-    pickled object runs no code here; the reply must be a mapping whose ``type`` is
-    ``"Scheduler"``, with no object to deserialize anywhere in it (:func:`_plain`). Only
+    pickled object runs no code in the probe; the reply must be a mapping whose ``type`` is
+    ``"Scheduler"``, with no object to deserialize anywhere in it (:func:`_plain`). The probe only
+    keeps what is not a scheduler out: Dask's own client, which the sweep then uses, unpickles what
+    the scheduler sends, by design, so ``--scheduler`` must be a scheduler you trust. Only
     ``tcp://`` is supported: ``tls://`` needs certificates, ``ucx://`` UCX (the in-process
     ``inproc://`` of a cluster in this process is accepted as it is).
     """
