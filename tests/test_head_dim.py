@@ -120,7 +120,8 @@ def test_participation_ratio_counts_even_eigenvalues():
     assert participation_ratio(M) == pytest.approx(lam.sum() ** 2 / np.sum(lam**2))
 
 
-def test_hadamard_square_is_full_rank_but_uneven_at_a_narrow_head():
+def test_hadamard_square_is_full_rank_but_uneven_at_a_narrow_head(monkeypatch):
+    monkeypatch.setattr(hd, "map_processes", lambda func, args: [func(*a) for a in args])
     sq = hd.hadamard_square(120, 12, 0, 2)
     # rank <= binom(13, 2) = 78 < 120: rank-deficient here; at d_qk = 24 (binom 300) full
     assert list(sq.rank) == [78, 78]
