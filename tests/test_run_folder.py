@@ -161,7 +161,8 @@ def test_a_second_run_is_refused_and_force_replaces_the_whole_previous_run(tmp_p
     [
         ("notes.txt", "holds 'notes.txt', which is not a file of this chapter's run"),
         ("sub/", "holds 'sub', which is not a file of this chapter's run"),
-        ("setup.ipynb->", "holds 'setup.ipynb', which is not a file of this chapter's run"),  # a symlink
+        # a symlink
+        ("setup.ipynb->", "holds 'setup.ipynb', which is not a file of this chapter's run"),
     ],
 )
 def test_force_replaces_only_a_folder_of_runs(entry, fragment, tmp_path, capsys):
