@@ -118,18 +118,18 @@ def test_threshold_summary(series):
     col = th.collapse(plane, np.ones(ks.shape, bool))
     row_ks = {m: list(ks[2] * (0.1 if m.endswith("lin") else 1)) for m in MODEL_NAMES}
     row_ref = [cv.PooledDistance(k, 0.1 * k) for k in row_ks[REFERENCE]]
-    D_std = {(int(v), float(b)): 0.05 for v in d for b in beta}
-    D_pred = dict(D_std)
     assert set(columns(ts.row_table(row_ks, plane, beta, 1000, [p.se for p in row_ref]))) == {5}
     assert set(columns(ts.rates_table(rates, lin, plane))) == {5}
-    assert set(columns(ts.boundary_table(levels))) == {4}
+    assert set(columns(ts.boundary_table(levels))) == {7}
     plain(ts.row_values(row_ks, [p.se for p in row_ref], list(beta), 1000, 1.3, 0.01))
     plain(ts.plane_values(plane, floor, rates, lin, levels, col))
-    plain(ts.normalizer_values(D_std, D_pred))
-    claims = ts.claims(row_ks, row_ref, plane, row_ks["Y_f_lin"], rates, levels, col, D_std, D_pred)
+    norm = [th.NormalizerPoint(int(v), float(b), 4, 0.05, 0.002, 0.05) for v in d for b in beta]
+    plain(ts.normalizer_values(norm))
+    row_dist = {m: [cv.PooledDistance(k, 0.1 * k) for k in row_ks[m]] for m in MODEL_NAMES}
+    claims = ts.claims(row_dist, plane, rates, levels, col, norm)
     verdicts(claims)
-    hypothesis = next(c for c in claims if c.claim.startswith("hypothesis"))
-    assert hypothesis.holds is False  # c = 0.45 is far from 1
+    parallel = next(c for c in claims if "run parallel to" in c.claim)
+    assert parallel.holds is False  # c = 0.45 is far from 1
     assert len(ts.plane_text(plane)) == 4 and "±" in ts.plane_text(plane)[0][0]
 
 
