@@ -24,6 +24,7 @@ from pathlib import Path
 #: age after which a temporary file or folder whose writer is gone is debris
 STALE_SECONDS = 3600
 _folders: list[Path] = []
+_files: list[Path] = []
 _kernels: list = []
 _processes: list = []
 
@@ -117,8 +118,19 @@ def run(command: list[str], **kwargs):
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
+@contextmanager
+def removed_if_interrupted(path: Path) -> Iterator[Path]:
+    """Register file ``path`` for the block: :func:`now` removes it (e.g. a lock file)."""
+    _files.append(path)
+    try:
+        yield path
+    finally:
+        _files.remove(path)
+
+
 def now() -> None:
-    """Kill every registered kernel and child process, and remove every registered folder, now."""
+    """Kill every registered kernel and child process, and remove every registered folder and
+    file, now."""
     children = [getattr(getattr(m, "provisioner", None), "process", None) for m in list(_kernels)]
     for process in children + list(_processes):
         try:
@@ -129,6 +141,8 @@ def now() -> None:
             pass
     for folder in list(_folders):
         shutil.rmtree(folder, ignore_errors=True)
+    for file in list(_files):
+        Path(file).unlink(missing_ok=True)
 
 
 @contextmanager

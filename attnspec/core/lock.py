@@ -1,7 +1,8 @@
 """An exclusive reservation of a folder by one process: ``flock`` on a hidden file beside it.
 
 The kernel releases the lock when its holder dies, so a killed run never blocks the next one; the
-holder removes the file when it is done.
+holder removes the file when it is done, or when it is interrupted
+(:func:`attnspec.core.cleanup.now`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .cleanup import removed_if_interrupted
 from .errors import InvalidInput
 
 
@@ -53,7 +55,8 @@ def reserved(folder: Path, what: str) -> Iterator[None]:
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     try:
-        yield
+        with removed_if_interrupted(path):
+            yield
     finally:
         try:
             os.unlink(path)
