@@ -314,8 +314,8 @@ class CausalStudy:
                 f"$2^{{{int(math.log2(ells[-1]))}}}$ (rows of the causal softmax, "
                 f"{length_range(EIG_EXPONENTS)})",
                 r"the measured $1 - \lambda_i$, $i \le k$, equal the exact "
-                r"$(i - 1)/(\ell f + i - 1)$ to round-off (≤ 1e-12), and "
-                r"$f \max_i(1 - \lambda_i) \le (k - 1)/\ell$ at every ℓ: the gap is $O(1/f)$, "
+                r"$\tfrac{i - 1}{\ell f + i - 1}$ to round-off (≤ 1e-12), and "
+                r"$f \max_i(1 - \lambda_i)$ ≤ $(k - 1)/\ell$ at every ℓ: the gap is $O(1/f)$, "
                 r"indeed $O(1/(\ell f))$, exponential in f (a power of f fitted to it means "
                 "nothing)",
                 spike_ok,

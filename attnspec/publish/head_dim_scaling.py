@@ -115,7 +115,8 @@ def claims(scan: AlphaScan, d_qk: int, contexts) -> list[Claim]:
     bound = {"below": f"α* < {min(scan.alphas):g}", "above": f"α* > {max(scan.alphas):g}"}
     return [
         Claim(
-            f"at d_qk = ⌈d^α⌉, α > {HEURISTIC_ALPHA:g}, the gap falls as d grows",
+            rf"at $d_{{qk}} = \lceil d^\alpha \rceil$, $\alpha >$ {HEURISTIC_ALPHA:g}, the gap "
+            "falls as d grows",
             ", ".join(f"{a:g}: {_rate_text(scan, a)}" for a in above),
             "ρ − 2 se > 0 at every such α",
             all_hold(interval_below(ZERO, span(*scan.rate(a))) for a in above),
