@@ -22,6 +22,13 @@ PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
 # the unit tests that need nothing built and start no cluster: the fast loop
 UNIT := -m "not slow and not site and not cluster and not weights"
 
+# Every recipe puts the checkout's path in double quotes, where the shell still expands $ ` " and \:
+# a path holding one of them is refused before any recipe runs (issue 29, item 7).
+UNQUOTABLE := $(strip $(foreach c,$$ ` " \,$(findstring $(c),$(CURDIR))))
+ifneq ($(UNQUOTABLE),)
+$(error the checkout's path '$(CURDIR)' holds $(UNQUOTABLE), which a quoted shell word cannot hold: move the checkout to a path without $$ ` " or \)
+endif
+
 # $(call remove,PATH): rm -rf PATH, refused unless PATH resolves strictly inside the checkout. The
 # folder holding PATH is resolved, PATH's own name is not: a symlink is removed, not its target.
 define remove

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import copy_checkout
+from tests.helpers import ROOT, copy_checkout
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +134,19 @@ def test_a_copied_checkout_makes_its_own_virtualenv(checkout):
         assert make(checkout, "-q", "install").returncode == 0
     finally:
         subprocess.run(["rm", "-rf", "--", str(venv)], check=True)
+
+
+@pytest.mark.parametrize("name", ["q$(touch PWNED)x", "q`touch PWNED`x", 'q"x', "q\\x"])
+def test_a_checkout_path_the_shell_would_expand_is_refused_before_any_recipe(tmp_path, name):
+    """Issue 29, item 7: in ``…/q$(touch PWNED)x/``, ``make clean`` ran ``touch PWNED`` (the path
+    sits in double quotes, where ``$(…)`` still expands) and kept ``_build``; a ``"`` broke the
+    quoting."""
+    checkout = tmp_path / name
+    (checkout / "_build").mkdir(parents=True)
+    (checkout / "Makefile").write_bytes((ROOT / "Makefile").read_bytes())
+    done = make(checkout, "clean")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert f"the checkout's path '{checkout}' holds {name[1]}" in done.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["Makefile", "_build", name]
