@@ -19,8 +19,6 @@ NOTEBOOKS := book/chapters book/intro.ipynb book/findings.ipynb book/notation.ip
 TEST_CACHE := $(CURDIR)/_build/test-cache
 PORTABLE := "$(BIN)/python" tests/portable_env.py "$(TEST_CACHE)" --
 PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
-# the unit tests that need nothing built and start no cluster: the fast loop
-UNIT := -m "not slow and not site and not cluster and not weights"
 
 # Every recipe puts the checkout's path in double quotes, where the shell still expands $ ` " and \:
 # a path holding one of them is refused before any recipe runs (issue 29, item 7).
@@ -135,30 +133,34 @@ lint: install
 	exit $$status
 
 # Lint first (seconds; fails early). Then, on both cores (pytest-xdist, one worker per core, a file
-# per worker at a time): every test that needs no built site, and nbval on every notebook, all in
-# the portability environment; beside them the book is built (it only reads the stored notebooks).
-# Last, the tests of the built site in Chromium. All must pass. The tree is recorded as the run
-# begins, each step that passes leaves a marker, and the stamp that make site needs is written only
-# when lint and the tests passed and the tree is still the one they tested (so not under make -i).
+# per worker at a time, the longest first: tests/schedule.py): every test that needs no built site,
+# and nbval on every notebook, all in the portability environment. Beside them the book is built
+# (it only reads the stored notebooks), and as soon as it is, the tests of the built site run in
+# Chromium (they mostly wait for the browser). All must pass. Every test's duration goes to
+# _build/test-durations.json and _build/site-durations.json. The tree is recorded as the run begins,
+# each step that passes leaves a marker, and the stamp that make site needs is written only when
+# lint and the tests passed and the tree is still the one they tested (so not under make -i).
 test: install
 	"$(BIN)/python" -m attnspec.publish.gate begin
 	@$(MAKE) --no-print-directory lint browser
 	$(call remove,$(TEST_CACHE))
 	@mkdir -p _build; \
-	("$(BIN)/jupyter-book" build . --all -W --keep-going > _build/book.log 2>&1) & book=$$!; \
-	$(PORTABLE) $(PYTEST) -n 2 --dist loadfile $(NBVAL) -m "not site" $(NOTEBOOKS) tests; \
-	tests=$$?; wait $$book; built=$$?; \
-	echo "== book build (exit $$built): _build/book.log =="; tail -n 5 _build/book.log; \
-	$(PYTEST) -m site tests; site=$$?; \
-	test $$tests -eq 0 && test $$built -eq 0 && test $$site -eq 0 && \
-	  "$(BIN)/python" -m attnspec.publish.gate passed tests
+	( "$(BIN)/jupyter-book" build . --all -W --keep-going > _build/book.log 2>&1; built=$$?; \
+	  echo "== book build (exit $$built): _build/book.log ==" > _build/site.log; \
+	  tail -n 5 _build/book.log >> _build/site.log; test $$built -eq 0 && \
+	  $(PYTEST) -m site --timings=_build/site-durations.json tests >> _build/site.log 2>&1 ) & \
+	site=$$!; \
+	$(PORTABLE) $(PYTEST) -n 2 --dist loadfile $(NBVAL) -m "not site" \
+	  --timings=_build/test-durations.json $(NOTEBOOKS) tests; \
+	tests=$$?; wait $$site; site=$$?; cat _build/site.log; \
+	test $$tests -eq 0 && test $$site -eq 0 && "$(BIN)/python" -m attnspec.publish.gate passed tests
 	$(call remove,$(TEST_CACHE))
 	"$(BIN)/python" -m attnspec.publish.gate stamp
 
-# The fast loop: unit tests only, on both cores (pytest-xdist), one BLAS thread each; no book
-# build, no chapter, no cluster, no weights.
+# The fast loop: plain pytest's selection (conftest.py: the unit tests; no book build, no chapter,
+# no cluster, no weights), on both cores (pytest-xdist), one BLAS thread each.
 check: install
-	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q -n 2 $(UNIT) tests
+	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q -n 2
 
 # nbval on every notebook alone, in the portability environment.
 portable: install
