@@ -12,7 +12,7 @@ import pytest
 
 from attnspec.core.paths import ROOT
 from attnspec.publish.chapters import toc_chapter_names
-from tests.helpers import copy_site, html_tables, probe_page
+from tests.helpers import PROBE, chromium, copy_site, html_tables, probe_page
 
 BUILT = ROOT / "_build" / "html"
 pytestmark = pytest.mark.site  # needs the built site (make book) and chromium (make browser)
@@ -29,9 +29,20 @@ def page(site: Path, name: str) -> Path:
     return path
 
 
+def probe_scrolled(path: Path) -> dict:
+    """What :data:`PROBE` sees on ``path`` once each interactive figure has been scrolled to
+    (plotly.js loads on demand, when a figure nears the window) and has drawn."""
+    with chromium(180) as tab:
+        tab.goto(path.resolve().as_uri(), wait_until="load")
+        for div in tab.locator("figure .plotly-graph-div").all():
+            div.scroll_into_view_if_needed()
+            tab.wait_for_function("d => !!d.querySelector('.main-svg')", arg=div.element_handle())
+        return tab.evaluate(PROBE)
+
+
 @pytest.mark.parametrize("name", toc_chapter_names())
 def test_chapter_page_typesets_math_and_loads_figures_offline(name, site):
-    result = probe_page(page(site, name), timeout=180)
+    result = probe_scrolled(page(site, name))
     result.pop("text")
     assert result["mathjax"], "MathJax did not load"
     assert result["math"] > 0 and result["untypeset"] == 0, result

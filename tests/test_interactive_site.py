@@ -58,12 +58,13 @@ def open_figure(browser, site, name: str):
     page.on("request", lambda r: requests.append(r.url))
     page.goto((site / "book" / "chapters" / f"{name}.html").as_uri())
     div = FIGURES[name]
+    assert page.evaluate("() => typeof Plotly") == "undefined"  # loaded on demand, not upfront
+    page.locator(f"#{div}").scroll_into_view_if_needed()
     page.wait_for_function(
         f"() => {{ const g = document.getElementById('{div}');"
         " return g && g._fullData && g.querySelector('.main-svg'); }",
         timeout=30000,
     )
-    page.locator(f"#{div}").scroll_into_view_if_needed()
     return page, requests
 
 

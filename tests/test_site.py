@@ -138,9 +138,18 @@ def site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def pages(site) -> dict[str, dict]:
-    """Every TOC page as a reader sees it, read in one browser."""
+    """Every TOC page as a reader sees it, read in one browser, with the console errors and
+    uncaught exceptions it raised."""
+    errors: list[str] = []
+    seen = {}
     with chromium() as tab:
-        return {name: read(tab, site / f"{name}.html") for name in toc_pages()}
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+        for name in toc_pages():
+            errors.clear()
+            seen[name] = read(tab, site / f"{name}.html")
+            seen[name]["errors"] = list(errors)
+    return seen
 
 
 def defects(text: str, prose: bool = True) -> list[str]:
@@ -178,6 +187,11 @@ def test_every_page_of_the_site_is_a_toc_entry(site):
 @pytest.mark.parametrize("name", toc_pages())
 def test_no_repr_role_or_raw_tex_shows(pages, name):
     assert defects(pages[name]["text"], prose=not name.startswith(API)) == []
+
+
+@pytest.mark.parametrize("name", toc_pages())
+def test_no_console_error_or_uncaught_exception(pages, name):
+    assert pages[name]["errors"] == []
 
 
 @pytest.mark.parametrize("name", toc_pages())

@@ -1,9 +1,11 @@
 """Sphinx extension: ship plotly.js inside the built site, for the interactive figures, offline.
 
-``plotly.min.js`` comes from the installed plotly package (``plotly/package_data``), is copied once
-to ``_static/plotly/plotly.min.js``, and is loaded (in the head, before the figures' own scripts
-run) only by the pages that hold a plotly figure. The figures' outputs carry no plotly.js of their
-own (:mod:`attnspec.publish.interactive`), so nothing is loaded from another host.
+``plotly.min.js`` comes from the installed plotly package (``plotly/package_data``) and is copied
+once to ``_static/plotly/plotly.min.js``. It is not loaded with the page (4.7 MB, blocking): a page
+that holds a plotly figure gets ``_static/plotly-on-demand.js`` (deferred), which loads it when a
+figure first comes near the window and then runs the figure's own script, written as
+``<script type="text/x-plotly-figure">`` so that it waits. The figures' outputs carry no plotly.js
+of their own (:mod:`attnspec.publish.interactive`), so nothing is loaded from another host.
 """
 
 import shutil
@@ -26,9 +28,17 @@ def plotly_script() -> Path:
     return path
 
 
+#: How plotly's ``to_html`` opens a figure's script, and what it becomes: a script that waits.
+FIGURE_SCRIPT = "<script>                window.PLOTLYENV"
+WAITING = '<script type="text/x-plotly-figure">                window.PLOTLYENV'
+
+
 def _add_script(app, pagename, templatename, context, doctree):
-    if MARKER in (context.get("body") or ""):
-        app.add_js_file(SCRIPT)
+    body = context.get("body") or ""
+    if MARKER in body:
+        context["body"] = body.replace(FIGURE_SCRIPT, WAITING)
+        plotly = context["pathto"]("_static/" + SCRIPT, 1)
+        app.add_js_file("plotly-on-demand.js", loading_method="defer", **{"data-plotly": plotly})
 
 
 def _copy(app, exception):

@@ -1,0 +1,150 @@
+"""The built site as files: light, and with plain-text titles.
+
+- no page weighs more than :data:`MAX_PAGE` bytes: the HTML plus every script, stylesheet, image
+  and preloaded font it loads, measured on disk. plotly.js (4.7 MB) is not part of it: the
+  figures' pages load it on demand, when a figure first nears the window
+  (``book/_ext/local_plotly.py``); it is counted apart, in :func:`test_plotly_loads_on_demand`;
+- the site is under :data:`MAX_SITE` bytes, ships no source map (``*.map``) and no ``_sources``
+  (no download button links to one);
+- no page's ``<title>``, sidebar entry or search-index page title holds raw TeX (``\\(``, ``$``,
+  ``\\ell``, ``_{``): those places show text as written, with no MathJax to typeset it.
+
+Needs the built site (`make book`; `make test` builds it first).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from attnspec.core.paths import ROOT
+from tests.test_site import toc_pages
+
+BUILT = ROOT / "_build" / "html"
+pytestmark = pytest.mark.site  # needs the built site (make book)
+
+MAX_PAGE = 6_000_000
+MAX_SITE = 20_000_000
+RAW_TEX = re.compile(r"\\[(\[]|\$|\\[A-Za-z]+|_\{")
+LOADS = re.compile(
+    r"<script\b[^>]*\bsrc=\"([^\"]+)\"|<img\b[^>]*\bsrc=\"([^\"]+)\""
+    r"|<link\b[^>]*\brel=\"(?:stylesheet|preload)\"[^>]*\bhref=\"([^\"]+)\"",
+    re.I,
+)
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    assert (BUILT / "index.html").is_file(), f"{BUILT} is not built: run `make book` first"
+    return BUILT
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.relative_to(site).parts)
+
+
+def loaded(page: Path, text: str) -> set[Path]:
+    """The local files ``page`` loads with it (scripts, images, stylesheets, preloads)."""
+    found = set()
+    for match in LOADS.finditer(text):
+        url = html.unescape(next(g for g in match.groups() if g))
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or url.startswith("data:"):
+            continue
+        found.add((page.parent / unquote(parts.path)).resolve())
+    return found
+
+
+def weight(page: Path) -> tuple[int, list[Path]]:
+    """The bytes ``page`` loads with it (itself included), and the files it names but the site
+    lacks."""
+    text = page.read_text(encoding="utf-8")
+    files = loaded(page, text)
+    missing = sorted(f for f in files if not f.is_file())
+    return page.stat().st_size + sum(f.stat().st_size for f in files if f.is_file()), missing
+
+
+def test_no_page_weighs_more_than_6_mb(site):
+    heavy, missing = {}, {}
+    for page in html_pages(site):
+        size, lacks = weight(page)
+        name = page.relative_to(site).as_posix()
+        if size > MAX_PAGE:
+            heavy[name] = size
+        if lacks:
+            missing[name] = [f.name for f in lacks]
+    assert heavy == {} and missing == {}
+
+
+def test_plotly_loads_on_demand(site):
+    """A figure's page loads the small on-demand loader, not plotly.js, and the loader's
+    plotly.js is in the site; every figure's script waits for it."""
+    figures = [p for p in html_pages(site) if "plotly-graph-div" in p.read_text(encoding="utf-8")]
+    assert figures, "no page holds an interactive figure"
+    for page in figures:
+        text = page.read_text(encoding="utf-8")
+        assert "plotly.min.js" not in {f.name for f in loaded(page, text)}
+        (tag,) = re.findall(r"<script\b[^>]*plotly-on-demand\.js[^>]*>", text)
+        assert "defer" in tag
+        plotly = re.search(r'data-plotly="([^"]+)"', tag).group(1)
+        assert (page.parent / plotly).resolve().is_file()
+        assert "<script>                window.PLOTLYENV" not in text
+        assert 'type="text/x-plotly-figure"' in text
+
+
+def test_site_is_light(site):
+    files = [p for p in site.rglob("*") if p.is_file()]
+    assert [p.name for p in files if p.suffix == ".map"] == []
+    assert not (site / "_sources").exists()
+    assert sum(p.stat().st_size for p in files) < MAX_SITE
+    linked = [p.name for p in html_pages(site) if "_sources/" in p.read_text(encoding="utf-8")]
+    assert linked == []
+
+
+def _text(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def titles_of(page: Path) -> list[str]:
+    """The page's ``<title>`` and the entries of its sidebar (the book's table of contents)."""
+    text = page.read_text(encoding="utf-8")
+    found = [_text(t) for t in re.findall(r"<title>(.*?)</title>", text, re.S)]
+    nav = re.search(r'<nav class="bd-docs-nav[^"]*".*?</nav>', text, re.S)
+    if nav:
+        found += [_text(a) for a in re.findall(r"<a\b[^>]*>(.*?)</a>", nav.group(0), re.S)]
+    return found
+
+
+def search_titles(site: Path) -> list[str]:
+    """The page titles of the search index (what a search result shows as its heading)."""
+    text = (site / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    return [_text(t) for t in index["titles"]] + [
+        title for title, places in index["alltitles"].items() if any(a is None for _, a in places)
+    ]
+
+
+@pytest.mark.parametrize("name", [*toc_pages(), "search", "genindex", "py-modindex", "prf-prf"])
+def test_no_raw_tex_in_titles_or_sidebar(site, name):
+    assert [t for t in titles_of(site / f"{name}.html") if RAW_TEX.search(t)] == []
+
+
+def test_no_raw_tex_in_search_titles(site):
+    assert [t for t in search_titles(site) if RAW_TEX.search(t)] == []
+
+
+def test_title_check_sees_raw_tex(tmp_path):
+    page = tmp_path / "p.html"
+    page.write_text(
+        '<title>Beyond \\(\\ell = d\\)</title><nav class="bd-docs-nav x">'
+        '<a href="a.html">Where d_{qk} grows</a><a href="b.html">Plain</a></nav>'
+    )
+    assert [t for t in titles_of(page) if RAW_TEX.search(t)] == [
+        "Beyond \\(\\ell = d\\)",
+        "Where d_{qk} grows",
+    ]
