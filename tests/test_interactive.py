@@ -105,10 +105,22 @@ def test_extension_adds_the_script_only_to_pages_with_a_figure_and_copies_it(tmp
     ext = load_extension()
     assert ext.plotly_script().name == "plotly.min.js" and ext.plotly_script().stat().st_size > 1e6
     added = []
-    app = types.SimpleNamespace(add_js_file=added.append, outdir=str(tmp_path))
-    ext._add_script(app, "p", "page.html", {"body": '<div class="plotly-graph-div"></div>'}, None)
+    app = types.SimpleNamespace(
+        add_js_file=lambda name, **attrs: added.append((name, attrs)), outdir=str(tmp_path)
+    )
+    figure = {
+        "body": '<div class="plotly-graph-div"></div>' + ext.FIGURE_SCRIPT + " = {};</script>",
+        "pathto": lambda name, resource: "../" + name,
+    }
+    ext._add_script(app, "p", "page.html", figure, None)
     ext._add_script(app, "q", "page.html", {"body": "<p>no figure</p>"}, None)
-    assert added == [ext.SCRIPT]
+    assert added == [
+        (
+            "plotly-on-demand.js",
+            {"loading_method": "defer", "data-plotly": "../_static/" + ext.SCRIPT},
+        )
+    ]
+    assert ext.WAITING in figure["body"] and ext.FIGURE_SCRIPT not in figure["body"]
     app.builder = types.SimpleNamespace(format="html")
     ext._copy(app, None)
     copied = tmp_path / "_static" / "plotly" / "plotly.min.js"
