@@ -19,19 +19,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from .commands import chapters, diff, ladder, law, notebooks, run, sweep
 from .core.errors import InvalidInput, RunFailed
+from .core.stopping import (
+    EXIT_INTERRUPTED,
+    EXIT_OS,
+    EXIT_TERMINATED,
+    Terminated,
+    sigterm_raises,
+    system_error,
+)
 
 #: The sub-commands, in the order ``attnspec --help`` lists them.
 COMMANDS = [ladder, chapters, run, sweep, law, diff, notebooks]
-EXIT_INVALID, EXIT_MEMORY, EXIT_OS, EXIT_FAILED = 2, 71, 74, 75
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM
+EXIT_INVALID, EXIT_MEMORY, EXIT_FAILED = 2, 71, 75
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,10 +58,6 @@ class _Version(argparse.Action):
         parser.exit(0)
 
 
-class Terminated(BaseException):
-    """Raised in the main thread on SIGTERM, so that temporary files are removed on the way out."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="attnspec", description="Spectra of softmax self-attention: the executable paper."
@@ -68,23 +67,6 @@ def build_parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         command.add_parser(sub)
     return parser
-
-
-def _terminate(signum, frame):
-    raise Terminated
-
-
-@contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """Turn SIGTERM into :class:`Terminated` while the block runs (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _standard_streams() -> None:
@@ -141,8 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except OSError as exc:
         _discard_stdout()
-        where = f": {exc.filename!r}" if exc.filename else ""
-        return _fail(name, f"system error: {exc.strerror or exc}{where}", EXIT_OS)
+        return _fail(name, f"system error: {system_error(exc)}", EXIT_OS)
     except MemoryError:
         fewer = "fewer --workers, " if hasattr(args, "workers") else ""
         return _fail(name, f"out of memory: try a smaller d, {fewer}or more memory", EXIT_MEMORY)

@@ -340,3 +340,85 @@ def test_a_chapter_re_executes_from_the_archive_alone(real, venv):
     )
     published = json.loads((folder / "book" / "chapters" / "setup.results.json").read_text())
     assert published == json.loads((ROOT / "book" / "chapters" / "setup.results.json").read_text())
+
+
+# ---- issue 29, items 8 and 13: make dist never writes through a symlink, and stops cleanly ------
+
+
+def dist_args(inputs: dict, output: Path) -> list[str]:
+    return ["--site", str(inputs["site"]), "--pdf", str(inputs["pdf"]), "-o", str(output)]
+
+
+@pytest.fixture
+def stand_ins(inputs, monkeypatch) -> dict:
+    """`make dist` with the stand-in packages, and its PDF taken as printed from the tested tree."""
+    monkeypatch.setattr(archive, "check_printed", lambda pdf: None)
+    monkeypatch.setattr(archive, "build_packages", lambda root, work, date: inputs["packages"])
+    return inputs
+
+
+def test_a_symlinked_archive_is_refused_and_its_target_kept(stand_ins, tmp_path, capsys):
+    out = tmp_path / "dist"
+    out.mkdir()
+    (tmp_path / "important").write_bytes(b"keep")
+    (out / archive.name()).symlink_to(tmp_path / "important")
+    assert archive.main(dist_args(stand_ins, out)) == 1
+    one = capsys.readouterr().err
+    assert one.count("\n") == 1 and f"{archive.name()} is a symlink" in one
+    assert (tmp_path / "important").read_bytes() == b"keep"
+
+
+@pytest.mark.parametrize(
+    "raised, status, words",
+    [
+        (OSError(28, "No space left on device"), 74, "system error: No space left on device"),
+        (KeyboardInterrupt(), 130, "interrupted (Ctrl-C)"),
+    ],
+)
+def test_a_full_disk_or_ctrl_c_is_one_line_and_leaves_no_partial_archive(
+    raised, status, words, stand_ins, tmp_path, monkeypatch, capsys
+):
+    def fail(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(zipfile.ZipFile, "writestr", fail)
+    assert archive.main(dist_args(stand_ins, tmp_path / "dist")) == status
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"make dist: {words}") and "Traceback" not in err
+    assert list((tmp_path / "dist").iterdir()) == []
+
+
+SLOW_DIST = """
+import sys, time, zipfile
+from pathlib import Path
+from attnspec.publish import archive
+packages = tuple(map(Path, sys.argv[1:3]))
+archive.check_printed = lambda pdf: None
+archive.build_packages = lambda root, work, date: packages
+write = zipfile.ZipFile.writestr
+def slow(self, *args, **kwargs):
+    write(self, *args, **kwargs)
+    print("writing", flush=True)
+    time.sleep(120)
+zipfile.ZipFile.writestr = slow
+sys.exit(archive.main(sys.argv[3:]))
+"""
+
+
+def test_sigterm_during_make_dist_removes_the_temporary_archive(inputs, tmp_path):
+    """The issue's reproduction: SIGTERM left a 13 MB dist/.attnspec-….tmp.zip behind."""
+    import signal
+
+    out = tmp_path / "dist"
+    packages = [str(p) for p in inputs["packages"]]
+    command = [sys.executable, "-c", SLOW_DIST, *packages, *dist_args(inputs, out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "writing\n"
+    assert [p.suffix for p in out.iterdir()] == [".zip"]  # the temporary archive, being written
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert (
+        proc.returncode == 143
+        and err == "make dist: terminated (SIGTERM); nothing partial is left\n"
+    )
+    assert list(out.iterdir()) == []

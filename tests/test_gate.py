@@ -231,3 +231,52 @@ def test_a_second_publication_while_one_runs_is_refused_and_leaves_nothing(teste
     assert not (tested / gate.SITE).exists()
     assert [p.name for p in (tested / gate.BUILD).iterdir() if p.name.endswith(".tmp")] == []
     assert gate.publish(tested).is_dir()
+
+
+# ---- issue 29, item 8: fixed build paths are never written through a symlink -----------------
+
+
+@pytest.mark.parametrize("linked", [gate.STAMP, gate.BEGIN])
+def test_a_symlinked_stamp_or_begin_record_is_refused_and_its_target_kept(linked, tmp_path):
+    root = committed(tmp_path / "checkout", {"a.md": "# A\n", ".gitignore": "_build/\n"})
+    build_book(root)
+    important = tmp_path / "important.json"
+    important.write_text("keep")
+    (root / linked).symlink_to(important)
+    with pytest.raises(gate.Refused, match=f"{linked} is a symlink"):
+        stamp_after_passing(root)
+    assert important.read_text() == "keep"
+
+
+def test_a_pass_marker_is_never_written_through_a_symlink(tmp_path):
+    root = committed(tmp_path / "checkout", {"a.md": "# A\n", ".gitignore": "_build/\n"})
+    gate.begin(root)
+    important = tmp_path / "important.json"
+    important.write_text("keep")
+    (root / gate.marker("lint")).symlink_to(important)
+    assert gate.main(["passed", "lint"], root) == 1
+    assert important.read_text() == "keep"
+
+
+# ---- issue 29, item 13: a full disk or Ctrl-C during make site is one line --------------------
+
+
+@pytest.mark.parametrize(
+    "raised, status, words",
+    [
+        (OSError(28, "No space left on device"), 74, "system error: No space left on device"),
+        (KeyboardInterrupt(), 130, "interrupted (Ctrl-C)"),
+    ],
+)
+def test_a_full_disk_or_ctrl_c_during_make_site_is_one_line(
+    raised, status, words, tested, monkeypatch, capsys
+):
+    def fail(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(gate.shutil, "copytree", fail)
+    assert gate.main(["site"], tested) == status
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"make site: {words}")
+    assert not (tested / gate.SITE).exists()
+    assert [p.name for p in (tested / gate.BUILD).iterdir() if p.name.endswith(".tmp")] == []

@@ -54,3 +54,17 @@ def test_random_icon_ids_are_numbered_consistently():
     other = dom.replace("sJ692MaTi89Y", "ReuEIS145dOO").replace("kNF41ebMFw73", "Zq0aaaaaaaaa")
     assert pdf.stable_ids(dom) == pdf.stable_ids(other)
     assert re.findall(r"fa-title-(\w+)", pdf.stable_ids(dom)) == ["0", "0", "1"]
+
+
+def test_a_symlinked_pdf_folder_is_refused_before_printing(tmp_path, monkeypatch, capsys):
+    """Issue 29, item 8: ``_build/pdf`` is a fixed build path, never written through a symlink."""
+    (tmp_path / "important").mkdir()
+    (tmp_path / "_build").mkdir()
+    (tmp_path / "_build" / "pdf").symlink_to(tmp_path / "important")
+    monkeypatch.setattr(pdf, "ROOT", tmp_path)
+    monkeypatch.setattr(pdf, "build", lambda: pytest.fail("printed through a symlink"))
+    assert pdf.main() == 1
+    err = capsys.readouterr().err
+    refusal = "_build/pdf is a symlink: _build/pdf/attnspec.pdf is written only in place"
+    assert err == f"make pdf: refused: {refusal}\n"
+    assert list((tmp_path / "important").iterdir()) == []

@@ -43,7 +43,8 @@ from pathlib import Path
 from .. import __version__
 from ..core.atomic import atomic_path
 from ..core.paths import ROOT
-from .gate import SITE, STAMP, Refused, tree_files
+from ..core.stopping import one_line
+from .gate import SITE, STAMP, Refused, in_place, tree_files
 from .pdf import TARGET as PDF
 from .pdf import printed_record, release_date
 from .provenance import file_digest
@@ -260,13 +261,10 @@ def check_printed(pdf: Path, root: Path = ROOT) -> None:
         raise Refused(f"{pdf} was printed from another tree than the tested one: make pdf")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m attnspec.publish.archive")
-    parser.add_argument("--site", type=Path, default=ROOT / SITE, help="the published site")
-    parser.add_argument("--pdf", type=Path, default=PDF, help="the PDF supplement")
-    parser.add_argument("-o", "--output", type=Path, default=ROOT / "dist", help="output folder")
-    args = parser.parse_args(argv)
+def _make(args: argparse.Namespace) -> int:
     try:
+        place = (ROOT, f"dist/{name()}") if args.output == ROOT / "dist" else (args.output, name())
+        in_place(*place)
         check_printed(args.pdf)
         archive = build(args.site, args.pdf, args.output)
     except Refused as exc:
@@ -278,6 +276,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wrote {archive} ({size:.1f} MiB, {count} files + {SUMS}, all verified)")
     print(f"sha256 {digest}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``make dist``: 0 when written, 1 when refused, and one line with 130, 143 or 74 on Ctrl-C,
+    SIGTERM or a system error (the temporary archive removed)."""
+    parser = argparse.ArgumentParser(prog="python -m attnspec.publish.archive")
+    parser.add_argument("--site", type=Path, default=ROOT / SITE, help="the published site")
+    parser.add_argument("--pdf", type=Path, default=PDF, help="the PDF supplement")
+    parser.add_argument("-o", "--output", type=Path, default=ROOT / "dist", help="output folder")
+    args = parser.parse_args(argv)
+    return one_line("make dist", lambda: _make(args))
 
 
 if __name__ == "__main__":

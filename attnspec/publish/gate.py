@@ -36,6 +36,7 @@ from pathlib import Path
 from .. import __version__
 from ..core.atomic import write_json
 from ..core.paths import ROOT
+from ..core.stopping import one_line
 from .provenance import content_hash, file_digest
 
 BUILD = "_build"
@@ -56,6 +57,18 @@ def marker(step: str) -> str:
 
 class Refused(Exception):
     """The site cannot be published from this tree; the message says why, in one line."""
+
+
+def in_place(root: Path, relative: str) -> Path:
+    """``root / relative``, a fixed build path, if no folder on the way to it and not the path
+    itself is a symlink: a fixed path is never written through one (else Refused)."""
+    path = root
+    for part in Path(relative).parts:
+        path = path / part
+        if path.is_symlink():
+            where = path.relative_to(root)
+            raise Refused(f"{where} is a symlink: {relative} is written only in place")
+    return path
 
 
 def _git(root: Path, *args: str) -> bytes:
@@ -95,10 +108,10 @@ def folder_digests(folder: Path) -> dict[str, str]:
 def begin(root: Path = ROOT) -> Path:
     """Record the tree as ``make test`` begins, and remove the pass markers of earlier runs."""
     for step in STEPS:
-        (root / marker(step)).unlink(missing_ok=True)
+        in_place(root, marker(step)).unlink(missing_ok=True)
     start = {"tree": tree_hash(root), "time": datetime.now(UTC).isoformat(timespec="seconds")}
     (root / BUILD).mkdir(exist_ok=True)
-    write_json(root / BEGIN, start)
+    write_json(in_place(root, BEGIN), start)
     return root / BEGIN
 
 
@@ -111,7 +124,7 @@ def passed(step: str, root: Path = ROOT) -> Path | None:
         start = json.loads((root / BEGIN).read_text())
     except (OSError, ValueError):
         return None
-    write_json(root / marker(step), {"begin": start})
+    write_json(in_place(root, marker(step)), {"begin": start})
     return root / marker(step)
 
 
@@ -147,7 +160,7 @@ def write_stamp(root: Path = ROOT) -> Path:
         "book_log": {"sha256": file_digest(log), "mtime_ns": log.stat().st_mtime_ns},
         "time": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    write_json(root / STAMP, stamp)
+    write_json(in_place(root, STAMP), stamp)
     for path in (BEGIN, *map(marker, STEPS)):
         (root / path).unlink()
     return root / STAMP
@@ -195,12 +208,7 @@ def publish(root: Path = ROOT) -> Path:
     from ..core.errors import InvalidInput
     from ..core.lock import reserved
 
-    html, site = root / HTML, root / SITE
-    for path in (root / BUILD, site):
-        if path.is_symlink():
-            raise Refused(
-                f"{path.relative_to(root)} is a symlink: the site is written only in place"
-            )
+    html, site = root / HTML, in_place(root, SITE)
     try:
         with reserved(site, SITE):
             stamp = check(root)
@@ -219,15 +227,7 @@ def publish(root: Path = ROOT) -> Path:
     return site
 
 
-def main(argv: list[str], root: Path = ROOT) -> int:
-    """``begin``, ``passed STEP`` and ``stamp`` (the start, steps and end of make test) or
-    ``site`` (make site); 1 when refused."""
-    action = argv[0] if argv else None
-    if (action, len(argv)) not in (("begin", 1), ("passed", 2), ("stamp", 1), ("site", 1)):
-        print(
-            "usage: python -m attnspec.publish.gate begin|passed STEP|stamp|site", file=sys.stderr
-        )
-        return 2
+def _act(action: str, argv: list[str], root: Path) -> int:
     try:
         if action in ("begin", "passed", "stamp") and not (root / ".git").exists():
             if action == "stamp":
@@ -246,6 +246,20 @@ def main(argv: list[str], root: Path = ROOT) -> int:
         print(f"make {'site' if action == 'site' else 'test'}: refused: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: list[str], root: Path = ROOT) -> int:
+    """``begin``, ``passed STEP`` and ``stamp`` (the start, steps and end of make test) or
+    ``site`` (make site); 1 when refused, and one line with 130, 143 or 74 on Ctrl-C, SIGTERM or a
+    system error (:func:`~attnspec.core.stopping.one_line`)."""
+    action = argv[0] if argv else None
+    if (action, len(argv)) not in (("begin", 1), ("passed", 2), ("stamp", 1), ("site", 1)):
+        print(
+            "usage: python -m attnspec.publish.gate begin|passed STEP|stamp|site", file=sys.stderr
+        )
+        return 2
+    command = f"make {'site' if action == 'site' else 'test'}"
+    return one_line(command, lambda: _act(action, argv, root))
 
 
 if __name__ == "__main__":

@@ -25,11 +25,14 @@ from pathlib import Path
 from .. import __version__
 from ..core.atomic import atomic_path, write_json
 from ..core.paths import CONFIG, ROOT
-from .gate import tree_hash
+from ..core.stopping import one_line
+from .gate import Refused, in_place, tree_hash
 from .provenance import file_digest
 
 SINGLE = ROOT / "_build" / "singlehtml"
-TARGET = ROOT / "_build" / "pdf" / "attnspec.pdf"
+#: the PDF, a fixed build path (never written through a symlink: :func:`~.gate.in_place`)
+PDF = "_build/pdf/attnspec.pdf"
+TARGET = ROOT / PDF
 MARKER = "attnspec-typeset"
 WAIT = f"""<script>
 window.addEventListener('load', () => {{
@@ -236,5 +239,22 @@ def build(target: Path = TARGET) -> Path:
     return target
 
 
-if __name__ == "__main__":
+def _make() -> int:
+    try:
+        for path in (PDF, printed_record(Path(PDF)).as_posix()):
+            in_place(ROOT, path)
+    except Refused as exc:
+        print(f"make pdf: refused: {exc}", file=sys.stderr)
+        return 1
     print(f"wrote {build().relative_to(ROOT)}")
+    return 0
+
+
+def main() -> int:
+    """``make pdf``: 0 when written, 1 when refused (its path runs through a symlink), and one line
+    with 130, 143 or 74 on Ctrl-C, SIGTERM or a system error."""
+    return one_line("make pdf", _make)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
