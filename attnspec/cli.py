@@ -12,12 +12,16 @@ terminated (SIGTERM). Finished trials are kept in the cache.
 ====  ==========================================================================================
 
 Any other exception is a bug and keeps its traceback. Requested files are written before the
-results are printed, so a closed or full stdout loses nothing.
+results are printed. One rule for stdout: what a command prints is part of its output, so if it
+cannot be printed (stdout closed, as in ``attnspec law >&-``, or full, as ``/dev/full``) the status
+is 74 with one line on stderr, the requested files kept; a reader that stops reading (a broken
+pipe, as in ``| head -1``) is not an error, status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 
@@ -69,14 +73,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _ClosedStdout(io.TextIOBase):
+    """``sys.stdout`` when stdout was closed as the command started: it counts what is lost."""
+
+    lost = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.lost += len(text)
+        return len(text)
+
+
 def _standard_streams() -> None:
     """Open /dev/null on a closed stdin, stdout or stderr (``attnspec law >&-``), so that no file
-    this process opens takes their number and no child process inherits it as a stream."""
+    this process opens takes their number and no child process inherits it as a stream; a closed
+    stdout becomes a :class:`_ClosedStdout`."""
     for fd in (0, 1, 2):
         try:
             os.fstat(fd)
         except OSError:
             os.open(os.devnull, os.O_RDWR)  # the lowest free number: fd itself
+            if fd == 1:
+                sys.stdout = _ClosedStdout()
 
 
 def _absolute_cache() -> None:
@@ -89,7 +109,7 @@ def _absolute_cache() -> None:
 
 def _discard_stdout() -> None:
     """Flush stdout; if it is closed or full, point it at /dev/null so that exit does not fail."""
-    if sys.stdout is None:  # closed when the command started
+    if sys.stdout is None or isinstance(sys.stdout, _ClosedStdout):
         return
     try:
         sys.stdout.flush()
@@ -105,6 +125,12 @@ def _fail(command: str, message: str, status: int) -> int:
     return status
 
 
+def _unprinted(command: str, why: str) -> int:
+    """Status 74: the results could not be printed (the rule in the module docstring)."""
+    kept = "the results were not printed; requested files are kept"
+    return _fail(command, f"system error: {why}: {kept}", EXIT_OS)
+
+
 def main(argv: list[str] | None = None) -> int:
     _standard_streams()
     _absolute_cache()
@@ -113,8 +139,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sigterm_raises():
             status = args.run(args) or 0
-            if sys.stdout is not None:
-                sys.stdout.flush()
+            if isinstance(sys.stdout, _ClosedStdout) and sys.stdout.lost:
+                return _unprinted(name, "stdout is closed")
+            try:
+                if sys.stdout is not None:
+                    sys.stdout.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as exc:
+                _discard_stdout()
+                return _unprinted(name, f"stdout: {system_error(exc)}")
             return status
     except InvalidInput as exc:
         return _fail(name, f"error: {exc}", EXIT_INVALID)

@@ -48,14 +48,17 @@ CLOSED = [
 
 
 @pytest.mark.parametrize("argv, written", CLOSED)
-def test_a_closed_stdout_is_status_0_with_the_file_written(argv, written, tmp_path):
-    """As in ``attnspec law >&-``: stdout is closed when the command starts."""
+def test_a_closed_stdout_is_status_74_in_one_line_with_the_file_written(argv, written, tmp_path):
+    """As in ``attnspec law >&-``: stdout is closed when the command starts. Issue 29, item 14: it
+    was status 0 with the printed results lost, while a full stdout was 74; one rule now, 74."""
     from attnspec.core.paths import EXECUTED
 
     published = str(EXECUTED / "setup.results.json")
     argv = [a.replace("{published}", published) for a in argv]
     done = attnspec(*argv, cwd=tmp_path, stdout=None, preexec_fn=closed_stdout, timeout=900)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 74, done.stderr
+    last = done.stderr.splitlines()[-1]  # sweep's progress and summary are on stderr before it
+    assert last.startswith(f"attnspec {argv[0]}: system error: stdout is closed: the results")
     assert "Traceback" not in done.stderr
     if written:
         assert (tmp_path / written).stat().st_size > 0
