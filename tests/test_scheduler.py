@@ -1,7 +1,9 @@
-"""`attnspec sweep` and its scheduler (issue 18, items 3, 5, 11 and 17): the probe deserializes
-nothing a peer sends, a malformed reply is one line and status 2, a scheduler without workers and a
-cluster whose worker dies at start-up are one line and status 75, and ``--scheduler`` is checked
-even when every trial is cached.
+"""`attnspec sweep` and its scheduler (issue 18, items 3, 5, 11 and 17; issue 29, item 9): the probe
+deserializes nothing a peer sends, though Dask's client after it does (so a scheduler must be one
+you trust); a tls:// scheduler is reached with certificates and refused without them; a malformed
+reply is one line and status 2, a scheduler without workers and a cluster whose worker dies at
+start-up are one line and status 75, and ``--scheduler`` is checked even when every trial is
+cached.
 
 Every case runs the real command: against a fake peer on a local port (fast), or against a real
 scheduler or cluster (``cluster``).
@@ -21,7 +23,7 @@ from distributed import LocalCluster
 
 from attnspec.cli import main
 from attnspec.core.config import Config
-from attnspec.experiments.sweep import check_scheduler
+from attnspec.experiments.scheduler import check_scheduler
 from attnspec.experiments.trials import run_ladder
 from tests.helpers import one_line, peer
 
@@ -243,3 +245,116 @@ def test_the_documentation_says_the_scheduler_must_be_trusted(capsys):
     assert "scheduler you trust" in help_text and "unpickles" in help_text
     assert "must be one you trust" in " ".join((ROOT / "README.md").read_text().split())
     assert "must be a scheduler you trust" in " ".join(check_scheduler.__doc__.split())
+
+
+# ---- issue 29, item 9: what the probe cannot keep out, and an authenticated scheduler ----------
+
+
+def test_a_fake_scheduler_that_passes_the_probe_runs_code_through_dasks_client(cache_dir, tmp_path):
+    """What the documentation says: the probe reads plain data, so a peer that answers it as a
+    scheduler would passes; Dask's own client then unpickles the handshake that peer sends."""
+    from distributed.protocol.serialize import ToPickle
+
+    marker = tmp_path / "pwned"
+    identity = {"type": "Scheduler", "id": "x", "address": "tcp://x", "workers": {}}
+    connections = []
+
+    def answer(conn):
+        connections.append(conn)
+        if len(connections) == 1:  # the probe: plain data only
+            conn.sendall(handshake() + message(identity))
+        else:  # Dask's client: a handshake holding a pickled object
+            conn.sendall(message({"compression": None, "payload": ToPickle(Payload(marker))}))
+
+    with peer(answer) as address:
+        done = subprocess.run(
+            [sys.executable, "-m", "attnspec.cli", *SWEEP, "-o", str(tmp_path / "o.csv")]
+            + ["--scheduler", address],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert marker.exists(), done.stderr  # the code ran: --scheduler must be one you trust
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory) -> dict:
+    """A scheduler's :class:`~distributed.security.Security` with temporary self-signed
+    certificates, the same certificates as files for the client, and another CA's file."""
+    from distributed.security import Security
+
+    folder = tmp_path_factory.mktemp("tls")
+    security = Security.temporary()
+    files = {"ca": security.tls_ca_file, "cert": security.tls_client_cert}
+    files |= {"key": security.tls_client_key, "other-ca": Security.temporary().tls_ca_file}
+    for name, text in files.items():
+        (folder / f"{name}.pem").write_text(text)
+    return {"security": security, **{name: str(folder / f"{name}.pem") for name in files}}
+
+
+def tls_options(certificates: dict, ca: str = "ca") -> list[str]:
+    return ["--tls-ca-file", certificates[ca], "--tls-cert", certificates["cert"]] + [
+        "--tls-key",
+        certificates["key"],
+    ]
+
+
+@pytest.mark.cluster  # starts a Dask scheduler over TLS, and its worker
+def test_a_tls_scheduler_runs_the_sweep_with_certificates_and_refuses_another_ca(
+    certificates, cache_dir, tmp_path, capsys
+):
+    with LocalCluster(
+        n_workers=1,
+        processes=False,
+        protocol="tls://",
+        security=certificates["security"],
+        dashboard_address=None,
+    ) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tls://")
+        out = ["-o", str(tmp_path / "o.csv"), "--scheduler", address]
+        assert main([*SWEEP, *out, *tls_options(certificates, "other-ca")]) == 2
+        one_line(capsys.readouterr().err, f"scheduler={address!r}: cannot connect")
+        assert main([*SWEEP, *out]) == 2  # no certificates: refused before any connection
+        one_line(capsys.readouterr().err, "a tls:// scheduler needs --tls-ca-file and --tls-cert")
+        assert main([*SWEEP, *out, *tls_options(certificates)]) == 0, capsys.readouterr().err
+    assert "computed 1 of 1 trials" in capsys.readouterr().err
+    assert (tmp_path / "o.csv").read_text().startswith("d,beta,trial,model")
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        (
+            ["--scheduler", "tcp://127.0.0.1:1", "--tls-ca-file", "{ca}", "--tls-cert", "{cert}"],
+            "apply to tls:// only",
+        ),
+        (["--tls-ca-file", "{ca}", "--tls-cert", "{cert}"], "apply to a tls:// --scheduler only"),
+        (["--scheduler", "tls://127.0.0.1:1", "--tls-cert", "{cert}"], "go together"),
+        (
+            ["--scheduler", "tls://127.0.0.1:1", "--tls-ca-file", "{none}", "--tls-cert", "{cert}"],
+            "tls-ca-file=",
+        ),
+        (
+            [
+                "--scheduler",
+                "tls://127.0.0.1:1",
+                "--tls-ca-file",
+                "{ca}",
+                "--tls-cert",
+                "{garbage}",
+            ],
+            "not a usable PEM certificate and key",
+        ),
+    ],
+    ids=["tcp with certificates", "no scheduler", "no CA", "a missing file", "not PEM"],
+)
+def test_tls_options_out_of_place_are_one_line(options, words, certificates, tmp_path, capsys):
+    (tmp_path / "garbage.pem").write_text("not a certificate")
+    files = {**certificates, "none": str(tmp_path / "none.pem")}
+    files["garbage"] = str(tmp_path / "garbage.pem")
+    options = [o.format(**files) if o.startswith("{") else o for o in options]
+    assert main([*SWEEP, "-o", str(tmp_path / "o.csv"), *options]) == 2
+    one_line(capsys.readouterr().err, words)
+    assert not (tmp_path / "o.csv").exists()

@@ -395,7 +395,7 @@ def test_scheduler_that_never_answers_is_one_line(peer, tmp_path):
     assert not (tmp_path / "o.csv").exists()
 
 
-@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "ucx://127.0.0.1:1"])
+@pytest.mark.parametrize("address", ["ucx://127.0.0.1:1", "inproc2://x"])
 def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
     assert (
         cli(
@@ -413,7 +413,7 @@ def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
         == 2
     )
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "only tcp:// addresses are supported" in err
+    assert err.count("\n") == 1 and "only tcp:// and tls:// addresses are supported" in err
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process

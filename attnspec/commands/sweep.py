@@ -13,6 +13,7 @@ from ..core.errors import InvalidInput
 from .options import add_output, add_parameter_options, output_option, parse_parameters
 
 if TYPE_CHECKING:
+    from ..experiments.scheduler import TLS
     from ..experiments.sweep import SweepResult
 
 OPTIONS = ["trials", "seed", "remove_top_k", "c_poly"]
@@ -45,6 +46,12 @@ def add_parser(sub) -> None:
         help="address of an existing Dask scheduler you trust: Dask's client unpickles what "
         "its scheduler sends, so a scheduler runs code here (default: start a local cluster)",
     )
+    for option, what in (
+        ("--tls-ca-file", "the CA that signed a tls:// scheduler's certificate"),
+        ("--tls-cert", "this client's certificate for a tls:// scheduler"),
+        ("--tls-key", "its private key (default: in the --tls-cert file)"),
+    ):
+        parser.add_argument(option, metavar="PEM", help=f"{what}, as Dask's Security takes it")
     parser.add_argument(
         "--workers", metavar="N", help="workers of the local cluster (default: one per core)"
     )
@@ -101,6 +108,18 @@ def interrupt_guard():
         signal.signal(signal.SIGINT, previous)
 
 
+def parse_tls(args: argparse.Namespace) -> TLS | None:
+    """The ``--tls-*`` options as :class:`~attnspec.experiments.scheduler.TLS` (None if none)."""
+    from ..experiments.scheduler import TLS
+
+    given = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if given == (None, None, None):
+        return None
+    if args.tls_ca_file is None or args.tls_cert is None:
+        raise InvalidInput("--tls-ca-file and --tls-cert go together (--tls-key is optional)")
+    return TLS(*given)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..core.atomic import check_writable
     from ..experiments.sweep import check_workers, make_grid, run_sweep, to_csv
@@ -108,12 +127,13 @@ def run(args: argparse.Namespace) -> int:
     lists = {name: parse_list(name, getattr(args, name)) for name in LISTS}
     params = parse_parameters(args, OPTIONS)
     workers = parse_workers(args.workers)
+    tls = parse_tls(args)
     make_grid(**lists, **params)
     check_workers(workers, args.scheduler)
     check_writable(args.output, output_option(args))
     with interrupt_guard() as interrupted:
         result = run_sweep(
-            **lists, **params, scheduler=args.scheduler, n_workers=workers, progress=True
+            **lists, **params, scheduler=args.scheduler, tls=tls, n_workers=workers, progress=True
         )
     if interrupted():  # Dask may swallow the KeyboardInterrupt while it waits; the flag does not
         raise KeyboardInterrupt

@@ -30,13 +30,10 @@ instead of seven.
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import logging
 import os
-import pickle
-import struct
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -57,13 +54,11 @@ from ..core.parallel import BLAS_THREAD_VARIABLES, blas_threads, cores, environ
 from ..laws.distance import ks_to_limit_law
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..numerics.spectra import distance
+from .scheduler import TLS, check_scheduler, existing_client
 from .trials import LadderResult, trial, trial_models
 from .trials import cached_trial as _cached_trial
 from .trials import trial_entry as _trial_entry
 
-#: Seconds to wait for an existing scheduler's handshake, and then again for the client, before
-#: giving up.
-CONNECT_TIMEOUT = 7
 #: Seconds a sweep waits while its scheduler has no worker before it fails (finished trials kept).
 WORKER_WAIT = 60
 #: Seconds between two looks at the workers while no trial finishes.
@@ -190,136 +185,15 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
 
 
 @contextmanager
-def _client(scheduler: str | None, n_workers: int) -> Iterator[Client]:
-    """A client of the scheduler at ``scheduler`` (checked by :func:`check_scheduler` already), or
-    of a new :func:`local_cluster`, closed after."""
+def _client(scheduler: str | None, n_workers: int, tls: TLS | None) -> Iterator[Client]:
+    """A client of the scheduler at ``scheduler`` (:func:`~.scheduler.existing_client`), or of a
+    new :func:`local_cluster`, closed after."""
     if scheduler is None:
         with local_cluster(n_workers) as cluster, Client(cluster) as client:
             yield client
         return
-    try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError, struct.error) as exc:
-        raise InvalidInput(f"scheduler={scheduler!r}: cannot connect ({exc})") from None
-    with client:
+    with existing_client(scheduler, tls) as client:
         yield client
-
-
-#: Largest message read from a peer while probing it (a scheduler's identity, which lists its
-#: workers, is far smaller); a larger length is a peer that is not a Dask scheduler.
-MESSAGE_MAX = 2**26
-#: Most frames in such a message.
-FRAMES_MAX = 64
-
-
-class NotAScheduler(Exception):
-    """The peer does not speak the Dask protocol (or answers with something else)."""
-
-
-def _message(msg: dict) -> bytes:
-    """``msg`` as the Dask TCP protocol sends it: the length, then the packed frames."""
-    from distributed.protocol import dumps
-    from distributed.protocol.utils import pack_frames
-
-    body = pack_frames(dumps(msg))
-    return struct.pack("Q", len(body)) + body
-
-
-async def _read_message(reader: asyncio.StreamReader) -> object:
-    """One message of the Dask TCP protocol, decoded as plain msgpack: nothing is deserialized.
-
-    A pickled or serialized object stays a dict of bytes (its ``__Pickled__`` or ``__Serialized__``
-    marker is not acted on); every length is checked against :data:`MESSAGE_MAX` and the message's
-    own size before anything is allocated or read.
-    """
-    import msgpack
-
-    (size,) = struct.unpack("Q", await reader.readexactly(8))
-    if not 8 <= size <= MESSAGE_MAX:
-        raise NotAScheduler(f"a message of {size} bytes")
-    body = await reader.readexactly(size)
-    (count,) = struct.unpack_from("Q", body)
-    if not 1 <= count <= FRAMES_MAX or 8 * (1 + count) > size:
-        raise NotAScheduler(f"a message of {count} frames in {size} bytes")
-    lengths = struct.unpack_from(f"{count}Q", body, 8)
-    start = 8 * (1 + count)
-    if start + sum(lengths) != size:
-        raise NotAScheduler("frames that do not add up to the message")
-    try:
-        return msgpack.loads(
-            body[start : start + lengths[0]], raw=False, strict_map_key=False, use_list=False
-        )
-    except (ValueError, msgpack.UnpackException) as exc:
-        raise NotAScheduler(f"a message that is not msgpack ({exc.__class__.__name__})") from None
-
-
-async def _identity(host: str, port: int) -> object:
-    """The peer's answer to the ``identity`` request, after the Dask handshake, never unpickled."""
-    reader, writer = await asyncio.open_connection(host, port)
-    try:
-        hello = {
-            "compression": None,
-            "python": tuple(sys.version_info)[:3],
-            "pickle-protocol": pickle.HIGHEST_PROTOCOL,
-        }
-        writer.write(_message(hello) + _message({"op": "identity", "reply": True}))
-        await writer.drain()
-        handshake = await _read_message(reader)
-        if not (isinstance(handshake, dict) and _plain(handshake)):
-            raise NotAScheduler("a handshake that is not a mapping of plain data")
-        return await _read_message(reader)
-    finally:
-        writer.close()
-
-
-def _plain(value: object) -> bool:
-    """No mapping in ``value`` holds an object to deserialize (``__Pickled__``, ``__Serialized__``):
-    a scheduler's identity is plain data."""
-    if isinstance(value, dict):
-        return not {"__Pickled__", "__Serialized__"} & set(value) and all(
-            _plain(v) for v in value.values()
-        )
-    if isinstance(value, tuple | list):
-        return all(_plain(v) for v in value)
-    return True
-
-
-def check_scheduler(address: str) -> None:
-    """Refuse, within :data:`CONNECT_TIMEOUT` seconds, an address that is not a Dask scheduler over
-    TCP.
-
-    The whole handshake is bounded, not only the TCP connect: a peer that accepts the connection
-    but never answers (or answers in another protocol, e.g. HTTP) is refused. The peer's replies
-    are read as raw frames and plain msgpack (:func:`_read_message`), so a peer that sends a
-    pickled object runs no code in the probe; the reply must be a mapping whose ``type`` is
-    ``"Scheduler"``, with no object to deserialize anywhere in it (:func:`_plain`). The probe only
-    keeps what is not a scheduler out: Dask's own client, which the sweep then uses, unpickles what
-    the scheduler sends, by design, so ``--scheduler`` must be a scheduler you trust. Only
-    ``tcp://`` is supported: ``tls://`` needs certificates, ``ucx://`` UCX (the in-process
-    ``inproc://`` of a cluster in this process is accepted as it is).
-    """
-    from distributed.comm.addressing import parse_address, parse_host_port
-
-    scheme = address.split("://")[0] if "://" in address else "tcp"
-    if scheme == "inproc":
-        return
-    if scheme != "tcp":
-        raise InvalidInput(
-            f"scheduler={address!r}: only tcp:// addresses are supported, not {scheme}://"
-        )
-    try:
-        host, port = parse_host_port(parse_address(address)[1])
-        if not 1 <= port <= 65535:
-            raise InvalidInput(f"scheduler={address!r}: port {port} is out of range: 1 to 65535")
-        reply = asyncio.run(asyncio.wait_for(_identity(host, port), CONNECT_TIMEOUT))
-    except (TimeoutError, EOFError, NotAScheduler, struct.error):  # no answer, or not Dask's
-        reply = None
-    except (OSError, ValueError) as exc:
-        raise InvalidInput(f"scheduler={address!r}: cannot connect ({exc})") from None
-    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler" and _plain(reply)):
-        raise InvalidInput(
-            f"scheduler={address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s"
-        )
 
 
 def _trial_task(
@@ -507,6 +381,7 @@ def run_sweep(
     c_poly: float = PARAMETERS["c_poly"].default,
     remove_top_k: int = PARAMETERS["remove_top_k"].default,
     scheduler: str | None = None,
+    tls: TLS | None = None,
     n_workers: int | None = None,
     progress: bool = False,
     models=None,
@@ -525,7 +400,10 @@ def run_sweep(
     seed, c_poly, remove_top_k
         as in :class:`~attnspec.core.config.Config`.
     scheduler : str, optional
-        address of an existing scheduler; by default an embedded cluster is started.
+        address of an existing scheduler, one you trust (:mod:`~attnspec.experiments.scheduler`);
+        by default an embedded cluster is started.
+    tls : TLS, optional
+        the client's certificates, for a ``tls://`` scheduler.
     n_workers : int, optional
         workers of the embedded cluster; by default :func:`default_workers`, and never more than
         there are trials to compute.
@@ -552,6 +430,7 @@ def run_sweep(
         c_poly=c_poly,
         remove_top_k=remove_top_k,
         scheduler=scheduler,
+        tls=tls,
         n_workers=n_workers,
         progress=progress,
     )
@@ -591,6 +470,7 @@ def run_sweeps(
     c_poly: float = PARAMETERS["c_poly"].default,
     remove_top_k: int = PARAMETERS["remove_top_k"].default,
     scheduler: str | None = None,
+    tls: TLS | None = None,
     n_workers: int | None = None,
     progress: bool = False,
 ) -> list[SweepResult]:
@@ -604,7 +484,9 @@ def run_sweeps(
     """
     check_workers(n_workers, scheduler)
     if scheduler is not None:
-        check_scheduler(scheduler)
+        check_scheduler(scheduler, tls)
+    elif tls is not None:
+        raise InvalidInput("--tls-ca-file and --tls-cert apply to a tls:// --scheduler only")
     grids = []
     for req in requests:
         models = None if req.models is None else trial_models(req.models)
@@ -630,7 +512,7 @@ def run_sweeps(
     missing = [key for key, (cfg, value) in found.items() if value is None]
     if missing:
         workers = min(n_workers or default_workers(max(key[0] for key in missing)), len(missing))
-        with _client(scheduler, workers) as client:
+        with _client(scheduler, workers, tls) as client:
             computed = compute_trials(
                 [(found[key][0], key[2], key[3]) for key in missing], client, progress
             )
