@@ -307,3 +307,11 @@ def copy_site(site: Path, into: Path) -> Path:
     """A copy of the built site ``site`` in ``into``: tests open pages there, never in ``site``."""
     assert (site / "index.html").is_file(), f"{site} is not built: run `make book` first"
     return Path(shutil.copytree(site, into / site.name))
+
+
+def verdicts_of(claims) -> str:
+    """The claims' verdicts in order, one symbol each (✓ ✗ ○): what a verdict-pinning test fixes
+    at chosen parameters, so that a claims builder changed by mistake fails the fast loop."""
+    from attnspec.core.claims import verdict
+
+    return "".join(verdict(c.holds) for c in claims)

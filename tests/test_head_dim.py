@@ -33,6 +33,7 @@ from attnspec.models.nonlinearity import f, theta_f
 from attnspec.numerics.spectra import ks_to_law_below_quantile, squared_singular_values
 from attnspec.publish import head_dim as report
 from attnspec.publish import plotting
+from tests.helpers import verdicts_of
 
 THETA = theta_f(1.0)
 
@@ -299,7 +300,7 @@ def test_study_tables_values_claims_and_figures(study):
     ):
         assert table.startswith("| ") and "nan" not in table
     claims = report.claims(study, 1e-12)
-    assert len(claims) == 13 and all(c.holds in (True, False, None) for c in claims)
+    assert verdicts_of(claims) == "○✗○○✓○✓✓✓✗✓✓✓"
     assert claims[-1].holds and all(c.provenance for c in claims)
     fig = plotting.gap_against_ratio(**report.map_figure_data(study))
     assert min(t.get_fontsize() for t in fig.findobj(plotting.plt.Text) if t.get_text()) >= 9

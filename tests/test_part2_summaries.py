@@ -27,7 +27,7 @@ from attnspec.publish import limit_law_summary as ls
 from attnspec.publish import plotting
 from attnspec.publish import threshold_summary as ts
 from attnspec.publish.report import claims_markdown
-from tests.helpers import html_tables
+from tests.helpers import html_tables, verdicts_of
 
 
 def columns(markdown: str) -> list[int]:
@@ -42,10 +42,11 @@ def plain(values: dict) -> None:
         assert isinstance(v, numbers.Real | str) and np.ndim(v) == 0, key
 
 
-def verdicts(claims: list[Claim]) -> None:
+def verdicts(claims: list[Claim], pinned: str) -> None:
+    """The claims are Claims, their table renders, and their verdicts are the ``pinned`` ones."""
     assert claims and all(isinstance(c, Claim) for c in claims)
-    assert all(c.holds in (True, False, None) for c in claims)
     assert "claims hold at these parameters" in claims_markdown(claims)
+    assert verdicts_of(claims) == pinned
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +68,7 @@ def test_limit_law_summary(result):
     frames = ll.slider_frames(ll.pair_ladders(result.config, [0.5, 1.0], 2, (REFERENCE,)))
     plain(ls.slider_values(frames, 1.0))
     claims = ls.claims(laws, dist, forms, laws["f"].mean(), 50, 3)
-    verdicts(claims)
+    verdicts(claims, "✓✓✓✓✓✓✓")
     assert claims[0].holds and claims[1].holds  # the two forms, and the edge's two routes
     assert ls.ks_noise(970, 100, 3) == pytest.approx(1.36 / math.sqrt(1000))
 
@@ -80,7 +81,7 @@ def test_edge_summary(result):
     assert set(columns(ls.outliers_table(out))) == {6}
     plain(ls.edge_values(result, law, scale))
     plain(ls.outlier_values(out, 50))
-    verdicts(ls.edge_claims(result, law, scale, out))
+    verdicts(ls.edge_claims(result, law, scale, out), "✓✓✓")
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,7 @@ def test_convergence_summary(series):
     plain(cs.scale_values(at_scale, 1.0))
     plain(cs.every_values(conv, 2.0))
     plain(cs.rigidity_values(rig, rig))
-    verdicts(cs.claims(conv, at_scale, rig))
+    verdicts(cs.claims(conv, at_scale, rig), "✓✓✓✓○")
     traces = cs.interactive_series(conv, at_scale)
     assert len(traces) == len(cs.SERIES) + 2 and not traces[-1].visible
 
@@ -127,7 +128,7 @@ def test_threshold_summary(series):
     plain(ts.normalizer_values(norm))
     row_dist = {m: [cv.PooledDistance(k, 0.1 * k) for k in row_ks[m]] for m in MODEL_NAMES}
     claims = ts.claims(row_dist, plane, rates, levels, col, norm)
-    verdicts(claims)
+    verdicts(claims, "✓✓✓✓✗✗○○○○✓")
     parallel = next(c for c in claims if "run parallel to" in c.claim)
     assert parallel.holds is False  # c = 0.45 is far from 1
     assert len(ts.plane_text(plane)) == 4 and "±" in ts.plane_text(plane)[0][0]

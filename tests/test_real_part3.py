@@ -15,6 +15,7 @@ from attnspec.real import tables
 from attnspec.real.claims import decimals, interval_text, isotropy_claims, spectra_claims
 from attnspec.real.rank_scale import rank_scale
 from attnspec.real.uncertainty import Interval
+from tests.helpers import verdicts_of
 
 
 def test_decimals_follow_the_standard_error():
@@ -31,11 +32,11 @@ def test_small_study_claims_tables_scale_and_figures(tmp_path, monkeypatch):
     study = run_study([16, 32, 64], 2, 2, 50, 0, 2, [40])
     assert {b for (_, b) in study.bands} == {(17, 64)}
     iso = isotropy_claims(study)
-    assert len(iso) == 7 and all(c.holds in (True, False, None) for c in iso)
+    assert verdicts_of(iso) == "✓✓✓✓✗✓○"
     assert iso[4].provenance.startswith("this book's hypothesis")
     scale = rank_scale([16, 32, 64], 0, 2, study)
     spec = spectra_claims(study, scale)
-    assert all(c.holds in (True, False, None) for c in spec)
+    assert verdicts_of(spec) == "○○✓○✓✗✗○✓✓"
     assert any(c.holds is None and "same-scale" in c.criterion for c in spec)
     values = tables.isotropy_values(study) | tables.spectra_values(study, scale)
     assert values["minilm_ux_ks"].count("[") == 1 and values["init_n"] == 64
