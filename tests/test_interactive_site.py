@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from attnspec.core.paths import ROOT
-from attnspec.present import interactive
+from attnspec.publish import interactive
 
 SITE = ROOT / "_build" / "html"
 CHROMIUM = "/usr/bin/chromium"

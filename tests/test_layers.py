@@ -23,7 +23,6 @@ LAYERS = (
     "models",
     "laws",
     "experiments",
-    "present",
     "canonical",
     "real",
     "publish",
