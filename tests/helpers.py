@@ -152,7 +152,7 @@ def claims_output(claim_list):
     """The display output of a chapter's claims table."""
     import nbformat
 
-    from attnspec.publish.report import claims_markdown
+    from attnspec.present.tables import claims_markdown
 
     return nbformat.v4.new_output(
         "display_data", data={"text/markdown": claims_markdown(claim_list)}
@@ -312,6 +312,6 @@ def copy_site(site: Path, into: Path) -> Path:
 def verdicts_of(claims) -> str:
     """The claims' verdicts in order, one symbol each (✓ ✗ ○): what a verdict-pinning test fixes
     at chosen parameters, so that a claims builder changed by mistake fails the fast loop."""
-    from attnspec.core.claims import verdict
+    from attnspec.present.claims import verdict
 
     return "".join(verdict(c.holds) for c in claims)

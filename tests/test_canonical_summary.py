@@ -18,7 +18,7 @@ from attnspec.canonical.summary import (
 )
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.fitting import line_fit
-from attnspec.publish.report import fixed, per_length, round_off_bound, significant_text
+from attnspec.present.numbers import fixed, per_length, plus_minus, round_off_bound
 
 
 def test_bidirectional_summary_against_closed_forms():
@@ -55,7 +55,8 @@ def test_exact_identities_are_round_off():
 def test_formatters_and_line_fit():
     assert fixed(-0.00001, 4) == "0.0000" and per_length([1, 2.5], 1) == "1.0 / 2.5"
     assert round_off_bound(3e-15) == "≤ 1e-12" and round_off_bound(2e-9) == "2.00e-09"
-    assert significant_text(6291839.3) == "6.3 × 10⁶" and significant_text(4.3525, 3) == "4.35"
+    assert plus_minus(-0.5012, 0.00004) == "-0.501 (se < 0.0005)"  # never "± 0.000"
+    assert plus_minus(-0.5012, 0.012) == "-0.501 ± 0.012" and plus_minus(1, float("nan")) == "1.000"
     fit = line_fit([0, 1, 2], [1, 3, 5])
     assert (
         fit.slope == pytest.approx(2)

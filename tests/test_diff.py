@@ -9,8 +9,8 @@ import nbformat
 import pytest
 
 from attnspec.cli import main
-from attnspec.core.claims import Claim
 from attnspec.core.errors import InvalidInput
+from attnspec.present.claims import Claim
 from attnspec.publish import provenance
 from tests.helpers import claims_output, glue_output, notebook_with, strict_json
 

@@ -1,6 +1,6 @@
 """Reading glued values and claims back from an executed notebook."""
 
-from attnspec.core.claims import Claim
+from attnspec.present.claims import Claim
 from attnspec.publish.executed import claims, glued_values
 from tests.helpers import claims_output, glue_output, notebook_with
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnspec.publish import gluing
+from attnspec.present import gluing
 
 
 def test_uncertain_rounds_value_and_error_alike():

@@ -31,8 +31,8 @@ from attnspec.models.head_dim import (
 )
 from attnspec.models.nonlinearity import f, theta_f
 from attnspec.numerics.spectra import ks_to_law_below_quantile, squared_singular_values
+from attnspec.present import plotting
 from attnspec.publish import head_dim as report
-from attnspec.publish import plotting
 from tests.helpers import verdicts_of
 
 THETA = theta_f(1.0)

@@ -13,8 +13,8 @@ from attnspec.core.errors import InvalidInput
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
+from attnspec.present import plotting
 from attnspec.publish import head_dim_scaling as report
-from attnspec.publish import plotting
 
 
 def test_head_dims_are_ceilings_of_exact_powers():

@@ -16,7 +16,7 @@ import pytest
 
 from attnspec.core.paths import ROOT
 from attnspec.experiments.limit_law import SliderFrame
-from attnspec.publish import interactive, plotting
+from attnspec.present import interactive, plotting
 
 
 def frame(beta: float) -> SliderFrame:

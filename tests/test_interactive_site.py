@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from attnspec.core.paths import ROOT
-from attnspec.publish import interactive
+from attnspec.present import interactive
 
 SITE = ROOT / "_build" / "html"
 CHROMIUM = "/usr/bin/chromium"

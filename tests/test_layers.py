@@ -23,6 +23,7 @@ LAYERS = (
     "models",
     "laws",
     "experiments",
+    "present",
     "canonical",
     "real",
     "publish",

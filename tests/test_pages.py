@@ -6,7 +6,7 @@ import json
 import nbformat
 import pytest
 
-from attnspec.core.claims import Claim
+from attnspec.present.claims import Claim
 from attnspec.publish.executed import claims
 from attnspec.publish.pages import (
     BOOK,
@@ -117,7 +117,10 @@ def test_findings_table_lists_every_claim_with_provenance(stored):
     assert rows[1].startswith("| ✗ |") and rows[1].endswith("| *not stated* |")
     assert "y is not large here" in text
     assert ":::{warning}" in text and "3. [never-executed](chapters/never-executed.ipynb)" in text
-    assert claims_sentence(stored) == "1 of 2 claims hold"
+    assert (
+        claims_sentence(stored)
+        == "1 of 2 claims hold, 1 do not hold and 0 cannot be resolved by the data"
+    )
 
 
 def test_unresolved_claims_are_counted_and_listed(tmp_path):
@@ -131,7 +134,10 @@ def test_unresolved_claims_are_counted_and_listed(tmp_path):
         ],
     )
     stored = StoredChapters(tmp_path, ["alpha"])
-    assert claims_sentence(stored) == "1 of 2 claims hold and 1 cannot be resolved by the data"
+    assert (
+        claims_sentence(stored)
+        == "1 of 2 claims hold, 0 do not hold and 1 cannot be resolved by the data"
+    )
     text = findings_markdown(stored)
     assert "0 do not hold and 1 cannot be resolved" in text
     assert "## Claims the data cannot resolve" in text and "the data cannot tell" in text

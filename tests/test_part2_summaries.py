@@ -14,7 +14,6 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from attnspec.core.claims import Claim
 from attnspec.core.config import Config
 from attnspec.experiments import convergence as cv
 from attnspec.experiments import limit_law as ll
@@ -22,11 +21,12 @@ from attnspec.experiments import threshold as th
 from attnspec.experiments.trials import run_ladder
 from attnspec.laws.edge import edge_scale
 from attnspec.models.ladder import MODEL_NAMES, REFERENCE
+from attnspec.present import plotting
+from attnspec.present.claims import Claim
+from attnspec.present.tables import claims_markdown
 from attnspec.publish import convergence_summary as cs
 from attnspec.publish import limit_law_summary as ls
-from attnspec.publish import plotting
 from attnspec.publish import threshold_summary as ts
-from attnspec.publish.report import claims_markdown
 from tests.helpers import html_tables, verdicts_of
 
 

@@ -1,4 +1,4 @@
-"""Every figure function of the figure modules (:mod:`attnspec.publish.plotting`, and Part III's
+"""Every figure function of the figure modules (:mod:`attnspec.present.plotting`, and Part III's
 :mod:`~attnspec.publish.canonical_figures` and :mod:`~attnspec.publish.real_figures`) meets the
 book's figure standard.
 
@@ -35,7 +35,8 @@ from matplotlib.text import Text
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.notation import symbol
-from attnspec.publish import canonical_figures, plotting, real_figures, style
+from attnspec.present import plotting, style
+from attnspec.publish import canonical_figures, real_figures
 from attnspec.real.circular import AngleDistances
 from attnspec.real.models import MODELS
 from attnspec.real.rank_scale import Point, RankScale
@@ -654,3 +655,17 @@ def test_panels_and_labels_are_what_the_chapters_ask_for():
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert any("d^{-1.00}" in label for label in labels)
     plotting.plt.close(fig)
+
+
+def test_the_first_eleven_series_never_share_a_colour_static_or_interactive():
+    """Issue 28: intro Fig. 2 (10 series) and convergence's interactive figure (11) reused the
+    first series' colour and style past the cycle's seven."""
+    from attnspec.present import interactive
+    from attnspec.present.palette import COLORS
+
+    cycle = [c.upper() for c in plotting.plt.rcParams["axes.prop_cycle"].by_key()["color"]]
+    assert [c.upper() for c in COLORS[: len(cycle)]] == [c.upper() for c in cycle]
+    styles = [plotting.series_style(i) for i in range(len(COLORS))]
+    assert len({s["color"] for s in styles}) == len(COLORS)
+    assert len({s["marker"] for s in styles}) == len(COLORS)
+    assert interactive.PALETTE == COLORS and len(set(interactive.MARKERS)) >= len(COLORS)

@@ -9,8 +9,8 @@ matplotlib.use("Agg")
 
 import pytest
 
+from attnspec.present.tables import markdown_table
 from attnspec.publish import real_figures
-from attnspec.publish.report import markdown_table
 from attnspec.real import tables
 from attnspec.real.claims import decimals, interval_text, isotropy_claims, spectra_claims
 from attnspec.real.rank_scale import rank_scale

@@ -4,18 +4,15 @@ formats."""
 import json
 import math
 
-from attnspec.core.claims import Claim, verdict
-from attnspec.publish.report import (
+from attnspec.present.claims import Claim, verdict
+from attnspec.present.numbers import (
     ONE_OR_TWO,
-    claims_from_markdown,
-    claims_markdown,
     decimals_for,
     fixed,
     format_uncertain,
-    markdown_table,
     significant,
-    significant_text,
 )
+from attnspec.present.tables import claims_from_markdown, claims_markdown, markdown_table
 
 
 def test_pipes_are_escaped_so_every_row_keeps_its_cells():
@@ -52,10 +49,10 @@ def test_claims_markdown_table_rows_marks_and_sentences():
     ]
     text = claims_markdown(claims)
     lines = text.splitlines()
-    assert lines[0] == "| claim | measured | criterion |  |"
+    assert lines[0] == "| claim | measured | criterion | verdict |"  # a header for every column
     assert lines[2] == r"| held | 0.5 | $\vert x\vert  < 1$ | ✓ |"
     assert lines[3] == r"| a \| b | 2 | < 1 | ✗ |"
-    assert "1 of 2 claims hold at these parameters." in text
+    assert "1 of 2 claims hold at these parameters, 1 do not hold and 0 cannot be" in text
     visible = text.split("<!--")[0]
     assert "- ✗ *a | b*: b is too large" in visible and "never shown" not in visible
 
@@ -102,11 +99,12 @@ def test_format_uncertain_with_both_rules():
     assert format_uncertain(float("nan"), 0.1) == "n/a"
 
 
-def test_significant_digits_as_float_and_text():
+def test_significant_digits_as_float():
     assert significant(0.012345) == 0.012 and significant(987654, 3) == 988000.0
-    assert significant_text(0.012345) == "0.012" and significant_text(1234.5, 3) == "1230"
-    assert significant_text(6.27e6) == "6.3 × 10⁶" and significant_text(-4.2e-5) == "-4.2 × 10⁻⁵"
-    assert significant_text(0.0) == "0"
+
+
+def test_a_capped_standard_error_never_prints_as_plus_minus_zero():
+    assert format_uncertain(0.123456789, 1e-9, ONE_OR_TWO, most=5) == "0.12346 (se < 0.000005)"
 
 
 def test_a_claim_the_data_cannot_resolve_is_a_third_verdict():
@@ -116,7 +114,8 @@ def test_a_claim_the_data_cannot_resolve_is_a_third_verdict():
     ]
     text = claims_markdown(claims)
     assert text.splitlines()[3].endswith("| ○ |")
-    assert "1 of 2 claims hold at these parameters; 1 cannot be resolved by the data." in text
+    counts = "1 of 2 claims hold at these parameters, 0 do not hold and 1 cannot be resolved"
+    assert f"{counts} by the data." in text
     assert "- ○ *open*: the test has no power" in text
     assert [c["holds"] for c in claims_from_markdown(text)] == [True, None]
     assert [verdict(h) for h in (True, False, None)] == ["✓", "✗", "○"]

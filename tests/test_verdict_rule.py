@@ -1,6 +1,6 @@
 """One verdict rule: overlapping intervals decide nothing (○); only separated ones give ✓ or ✗.
 
-The rule is :func:`attnspec.core.claims.interval_below`; every stored claim of every chapter is
+The rule is :func:`attnspec.present.claims.interval_below`; every stored claim of every chapter is
 checked against what its own sentences say.
 """
 
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from attnspec.core.claims import all_hold, interval_below
 from attnspec.core.paths import EXECUTED
+from attnspec.present.claims import all_hold, interval_below
 from attnspec.publish.chapters import toc_chapter_names
 
 OVERLAP_WORDS = ("overlap", "not separated")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnspec.canonical import model
-from attnspec.canonical.rates import criterion_text, rate_test, series
+from attnspec.canonical.rates import criterion_text, rate_test
 from attnspec.canonical.summary import (
     BidirectionalSummary,
     BoundedBulkSummary,
@@ -28,8 +28,8 @@ from attnspec.canonical.summary import (
     exact_identities,
 )
 from attnspec.canonical.two_score import TwoScoreSummary, two_score_summary
-from attnspec.core.claims import Claim
-from attnspec.core.typography import length_range
+from attnspec.present.claims import Claim
+from attnspec.present.numbers import length_range, per_length, round_off_bound
 
 #: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
 #: does not involve the slow margin): 2^6 .. 2^30, exact by the two-score reduction.
@@ -99,8 +99,8 @@ class BidirectionalStudy:
             "middle_value": round(model.middle_singular_value(ell_max, math.log), 6),
             "alpha_plus": round(float(model.alpha_plus(self.k / ell_max)), 6),
             "alpha_minus": round(float(model.alpha_minus(self.k / ell_max)), 6),
-            "srank_log": series([x.srank for x in log_], 4),
-            "srank_lin": series([x.srank for x in lin_], 4),
+            "srank_log": per_length([x.srank for x in log_], 4),
+            "srank_lin": per_length([x.srank for x in lin_], 4),
             "srank_log_mid": round(mid.srank, 4),
             "srank_log_mid_ell": mid.ell,
             "srank_log_mid_gap": round(100 * (1 - mid.srank / (self.k + 1)), 1),
@@ -113,10 +113,10 @@ class BidirectionalStudy:
             "bulk_d_max": round(max(x.bulk_d_max * x.ell for x in self.bounded), 4),
             "bulk_tail_max": round(max(x.tail * x.ell for x in self.bounded), 4),
             "bulk_tail_exp": round(rates["tail"].exponent, 3),
-            "additive_root": series(
+            "additive_root": per_length(
                 [self.root_srank[e] - (math.isqrt(e) + 1) for e in self.ells], 1
             ),
-            "relative_root": series(
+            "relative_root": per_length(
                 [self.root_srank[e] / (math.isqrt(e) + 1) - 1 for e in self.ells], 3
             ),
             "c0": C_FIXED,
@@ -127,7 +127,7 @@ class BidirectionalStudy:
                 f"{self.cex_gaps[e][0]:.3f}, {self.cex_gaps[e][1]:.3f}" for e in self.ells
             ),
             "neg_score": NEG_SCORE,
-            "neg_lam": series(self.lam_signed, 4),
+            "neg_lam": per_length(self.lam_signed, 4),
             "deep_neg": -DEEP,
             "ell0": self.deep_ell,
             "deep_3l_bound": f"{self.deep_bound:.1e}",
@@ -199,7 +199,7 @@ class BidirectionalStudy:
         rows = []
         for ell in self.ells:
             a, b, s3 = self.cex_gaps[ell]
-            rows.append([ell, f"{a:.4f}", f"{b:.4f}", "≤ 1e-12" if s3 <= 1e-12 else f"{s3:.2e}"])
+            rows.append([ell, f"{a:.4f}", f"{b:.4f}", round_off_bound(s3)])
         return header, rows
 
     # --- claims -------------------------------------------------------------------------------
@@ -293,7 +293,7 @@ class BidirectionalStudy:
         return [
             Claim(
                 f"exact identities ({len(self.identities.deviations)}, in the dropdown above)",
-                "≤ 1e-12" if self.identities.largest <= 1e-12 else f"{self.identities.largest:.2e}",
+                round_off_bound(self.identities.largest),
                 "largest deviation ≤ 1e-12 (round-off)",
                 self.identities.largest <= 1e-12,
                 "a closed form differs from the dense computation beyond round-off.",
@@ -393,12 +393,13 @@ class BidirectionalStudy:
             Claim(
                 r"appendix: $\Sigma$ and $S$ share singular values, "
                 r"$\operatorname{softmax}(S)$ has rank one",
-                "≤ 1e-12" if self.cex_exact <= 1e-12 else f"{self.cex_exact:.2e}",
+                round_off_bound(self.cex_exact),
                 f"≤ 1e-12 (dense, $\\ell$ = {self.deep_ell})",
                 self.cex_exact <= 1e-12,
                 "the counterexample's matrices do not have the stated spectra.",
-                "seed summary: “Σ = t_ℓ e₁e₁ᵀ and S = (t_ℓ/ℓ)11ᵀ … share singular values … "
-                "yet produce rank-one softmax(S)”",
+                r"seed summary: “$\Sigma = t_\ell e_1 e_1^\top$ and "
+                r"$S = (t_\ell/\ell)\mathbf{1}\mathbf{1}^\top$ … share singular values … "
+                r"yet produce rank-one $\operatorname{softmax}(S)$”",
             ),
             rate_claim(
                 r"appendix: $2\sqrt\ell\,\vert\sigma_{1,2} - 1\vert \to 1$ "
@@ -410,7 +411,7 @@ class BidirectionalStudy:
             ),
             Claim(
                 r"extension: signed scores give $\lambda_{\min}(A_b) \in (-1/(\ell - 1), 0)$",
-                series(self.lam_signed, 4),
+                per_length(self.lam_signed, 4),
                 r"$(\ell - 1)\lambda_{\min} \in (-1, 0)$",
                 all(-1 < v < 0 for v in self.lam_signed),
                 "with a negative bulk the smallest eigenvalue is not in (−1/(ℓ − 1), 0).",

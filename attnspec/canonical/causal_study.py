@@ -19,10 +19,10 @@ import numpy as np
 from attnspec.canonical import model, order, upper_bound
 from attnspec.canonical.bidirectional_study import dense_grid
 from attnspec.canonical.causal_search import LowerBoundSearch, lower_bound_search
-from attnspec.canonical.rates import above_zero, criterion_text, log_slope, rate_test, series
+from attnspec.canonical.rates import above_zero, criterion_text, log_slope, rate_test
 from attnspec.canonical.summary import CausalSummary, bounded_bulk_scores, causal_summary
-from attnspec.core.claims import Claim, all_hold
-from attnspec.core.typography import length_range
+from attnspec.present.claims import Claim, all_hold
+from attnspec.present.numbers import length_range, per_length, plus_minus
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
@@ -39,15 +39,21 @@ SEARCH_MAX_ELL, SEARCH_ELLS = 32, (32, 256, 1024)
 T_TWO = 2 * math.log(2)
 
 QUOTE_BOUND = (
-    "seed summary, causal singular values: “With a bounded bulk of constant B, σ_{k+m}(A) ≤ "
-    "C_B min{1, (ℓ−k−m+1)/(k+m), √(log(ℓ+1)/m)}”"
+    "seed summary, causal singular values: “With a bounded bulk of constant $B$, "
+    r"$\sigma_{k+m}(A) \le C_B \min\{1, (\ell-k-m+1)/(k+m), \sqrt{\log(\ell+1)/m}\}$”"
 )
-QUOTE_COUNT = "seed summary, causal singular values: “#{i > k : σ_i(A) > ε} ≤ C_B log(ℓ+1)/ε²”"
-QUOTE_LOG2 = "seed summary, causal singular values: “σ_{k+m_ℓ}(A) → 0 whenever m_ℓ/log ℓ → ∞”"
+QUOTE_COUNT = (
+    "seed summary, causal singular values: "
+    r"“$\#\{i > k : \sigma_i(A) > \varepsilon\} \le C_B \log(\ell+1)/\varepsilon^2$”"
+)
+QUOTE_LOG2 = (
+    "seed summary, causal singular values: "
+    r"“$\sigma_{k+m_\ell}(A) \to 0$ whenever $m_\ell/\log\ell \to \infty$”"
+)
 QUOTE_ORDER = (
     "seed summary: “the causal results depend on placing descending singular values along "
-    "the diagonal before masking — at ℓ = 2, diagonal scores (t, 0) give eigenvalues 1 and 1/2 "
-    "while (0, t) gives 1 and eᵗ/(eᵗ + 1)”"
+    "the diagonal before masking — at $\\ell = 2$, diagonal scores $(t, 0)$ give eigenvalues 1 "
+    "and 1/2 while $(0, t)$ gives 1 and $e^t/(e^t + 1)$”"
 )
 
 
@@ -138,7 +144,7 @@ class CausalStudy:
             ),
             "counts": " / ".join(("" if x.count_complete else "≥ ") + str(x.count) for x in ca),
             "norm_max": round(max(self.norms()), 4),
-            "norm_signed": series(self.norm_signed, 4),
+            "norm_signed": per_length(self.norm_signed, 4),
             "sqrt5": round(math.sqrt(5), 4),
             "norm_gap": round(100 * (math.sqrt(5) / 2 - 1), 1),
             "min3i": round(self.search.minimum.value, 3),
@@ -162,7 +168,7 @@ class CausalStudy:
             "count_const": round(max(c.count_constant for c in self.bounds[main].values()), 3),
             "log2_exp": round(t["log_squared"].exponent, 3),
             "log2_exp_se": round(t["log_squared"].se, 3),
-            "log2_values": series([v for _, v in self.log_squared.values()], 3),
+            "log2_values": per_length([v for _, v in self.log_squared.values()], 3),
             "log2_ms": ", ".join(str(m) for m, _ in self.log_squared.values()),
             "log2_ells": ", ".join(str(e) for e in self.log_squared),
             "order_t": round(T_TWO, 4),
@@ -394,7 +400,7 @@ class CausalStudy:
             ),
             Claim(
                 r"$\sigma_{k+m_\ell} \to 0$ for $m_\ell = \lceil(\log\ell)^2\rceil$",
-                f"{series([v for _, v in self.log_squared.values()], 3)}; exponent "
+                f"{per_length([v for _, v in self.log_squared.values()], 3)}; exponent "
                 f"{t['log_squared'].exponent_text()}",
                 criterion_text(t["log_squared"], "", "ℓ"),
                 t["log_squared"].holds,
@@ -414,7 +420,7 @@ class CausalStudy:
                 r"order at scale: srank$(A_c)$ grows with $\log\ell$ in the descending, ascending "
                 "and a random order, to different values",
                 "slopes in log ℓ: "
-                + " / ".join(f"{b:.3f} ± {se:.3f}" for b, se in slopes.values())
+                + " / ".join(plus_minus(b, se) for b, se in slopes.values())
                 + f"; srank at ℓ = {top_ell}: "
                 + " / ".join(f"{self.orders[o][top_ell].srank:.3f}" for o in order.ORDERS),
                 f"each slope's ± 2 se interval above 0 (ℓ = {min(self.orders['descending'])} … "

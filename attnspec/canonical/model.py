@@ -395,9 +395,6 @@ class CausalGramOperator(LinearOperator):
     def _matvec(self, x):
         return self._product(np.asarray(x, dtype=float).ravel(), self._out).copy()
 
-    def _rmatvec(self, x):
-        return self._matvec(x)
-
     def top_eigenvalues(self, n: int) -> np.ndarray:
         """The n largest eigenvalues of :math:`A^\top A`, descending (ARPACK from the start
         vector of ones)."""

@@ -29,14 +29,13 @@ from attnspec.canonical.rates import (
     criterion_text,
     log_slope,
     rate_test,
-    series,
     slope_test,
 )
 from attnspec.canonical.summary import bounded_bulk_scores
 from attnspec.canonical.two_score import two_score_summary
-from attnspec.core.claims import Claim, all_hold
-from attnspec.core.typography import format_power_of_ten, power_of_two
 from attnspec.numerics.spectra import erank1, erank2_amplitude
+from attnspec.present.claims import Claim, all_hold
+from attnspec.present.numbers import format_power_of_ten, per_length, plus_minus, power_of_two
 
 #: Cesàro asymptotics with the exact O(ell) operator.
 SIGMA0_ELLS = (2**12, 2**16, 2**20, 2**22)
@@ -111,9 +110,9 @@ class RankStudy:
             "sigma0_srank_max_ell": round(p[-1].srank, 4),
             "sigma0_norm_max_ell": round(p[-1].norm, 5),
             "sigma0_max_ell_log2": int(math.log2(p[-1].ell)),
-            "sigma0_norms": series([x.norm for x in p], 5),
-            "sigma0_sranks": series([x.srank for x in p], 4),
-            "sigma0_local_slopes": series(local, 3),
+            "sigma0_norms": per_length([x.norm for x in p], 5),
+            "sigma0_sranks": per_length([x.srank for x in p], 4),
+            "sigma0_local_slopes": per_length(local, 3),
             "bulk_srank_slope": round(b[0], 4),
             "bulk_srank_slope_se": round(b[1], 4),
             "erank2_slope_exp": round(t["z_erank2"].exponent, 3),
@@ -121,7 +120,7 @@ class RankStudy:
             "amp_exponent_se": round(t["amp"].se, 3),
             "erank1_power": round(t["erank1_power"].exponent, 3),
             "erank1_power_se": round(t["erank1_power"].se, 3),
-            "erank1_ratio": series(ratio[:: max(1, len(ratio) // 4)], 3),
+            "erank1_ratio": per_length(ratio[:: max(1, len(ratio) // 4)], 3),
             "erank1_ratio_first": round(ratio[0], 3),
             "erank1_ratio_last": round(ratio[-1], 3),
             "harm_ratio_first": round(harm[0], 3),
@@ -129,7 +128,7 @@ class RankStudy:
             "isigma_first": round(self.z_isigma_max[0], 3),
             "isigma_last": round(self.z_isigma_max[-1], 3),
             "isigma_slope": round(log_slope(self.grid, self.z_isigma_max)[0], 3),
-            "erank1_log3": series(np.array(self.z_erank1) / np.log(self.grid) ** 3, 3),
+            "erank1_log3": per_length(np.array(self.z_erank1) / np.log(self.grid) ** 3, 3),
             "b_srank_max": round(self.b_srank["lin"][-1], 4),
             "c_srank_max": round(self.c_srank[-1], 4),
             "grid_max": self.grid[-1],
@@ -247,7 +246,7 @@ class RankStudy:
             below = all(points[e] <= upper * model.harmonic_number(e) + self.k for e in ells)
             return Claim(
                 claim,
-                f"slope in log ℓ {b:.4f} ± {se:.4f}; srank/$H_\\ell$ {min(ratio):.3f} … "
+                f"slope in log ℓ {plus_minus(b, se, 4)}; srank/$H_\\ell$ {min(ratio):.3f} … "
                 f"{max(ratio):.3f} (ℓ = {ells[0]} … {power_of_two(int(math.log2(ells[-1])))})",
                 "grows: the slope's ± 2 se interval above 0; at most logarithmic: "
                 f"srank $\\le k + {upper_text}H_\\ell$ "
@@ -262,7 +261,7 @@ class RankStudy:
         return [
             Claim(
                 r"$\Sigma = 0$: $1 \le \Vert A_c\Vert \le 2$",
-                series([p.norm for p in self.cesaro], 5),
+                per_length([p.norm for p in self.cesaro], 5),
                 "within $[1, 2]$ (Hardy's inequality)",
                 all(1 <= p.norm <= 2 for p in self.cesaro),
                 "the Cesàro norm leaves [1, 2].",
@@ -270,8 +269,9 @@ class RankStudy:
             ),
             Claim(
                 r"$\Sigma = 0$: srank $= H_\ell/\Vert A_c\Vert^2 \sim H_\ell/4$",
-                f"srank/(H_ℓ/4) − 1: {series([p.srank / p.srank_law - 1 for p in self.cesaro], 3)}"
-                f"; exponent {t['law'].exponent_text()}",
+                r"$\operatorname{srank}/(H_\ell/4) - 1$: "
+                + per_length([p.srank / p.srank_law - 1 for p in self.cesaro], 3)
+                + f"; exponent {t['law'].exponent_text()}",
                 criterion_text(t["law"], "", "ℓ"),
                 t["law"].holds,
                 no_grid,

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.core.claims import interval_below
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.fitting import power_law_fit
+from attnspec.present.claims import interval_below
+from attnspec.present.numbers import plus_minus
 
 #: The kinds of scaling claim :func:`rate_test` decides.
 KINDS = ("theta", "O", "omega", "zero")
@@ -97,13 +98,8 @@ class RateTest:
         return None
 
     def exponent_text(self, digits: int = 3) -> str:
-        """``b ± se`` with ``digits`` decimals."""
-        se = f" ± {self.se:.{digits}f}" if math.isfinite(self.se) else ""
-        return f"{self.exponent:.{digits}f}{se}"
-
-    def candidates_text(self, digits: int = 3) -> str:
-        """The candidates and their exponents on the grid, e.g. ``1/ℓ: −1.000, log ℓ/ℓ: −0.871``."""
-        return ", ".join(f"{k}: {v:.{digits}f}" for k, v in self.candidates.items())
+        """``b ± se`` with ``digits`` decimals (:func:`~attnspec.present.numbers.plus_minus`)."""
+        return plus_minus(self.exponent, self.se, digits)
 
 
 def _mask(x, y) -> np.ndarray:
@@ -187,14 +183,9 @@ def log_slope(ell, y) -> tuple[float, float]:
 
 def above_zero(b: float, se: float) -> bool | None:
     r"""Is a fitted slope :math:`b` above 0? The one verdict rule
-    (:func:`attnspec.core.claims.interval_below`) on :math:`b \pm 2\,\mathrm{se}` against 0:
+    (:func:`attnspec.present.claims.interval_below`) on :math:`b \pm 2\,\mathrm{se}` against 0:
     ✓ above, ✗ below, ○ when the interval contains 0."""
     return interval_below((0.0, 0.0), (b - SE_MARGIN * se, b + SE_MARGIN * se))
-
-
-def series(values, digits: int = 3) -> str:
-    """Values at successive grid points as text, ``a / b / c``, each with ``digits`` decimals."""
-    return " / ".join(f"{float(v) + 0.0:.{digits}f}" for v in values)
 
 
 def criterion_text(test: RateTest, claimed_label: str, variable: str) -> str:

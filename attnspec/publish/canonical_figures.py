@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .plotting import guide_line, panel_grid, series_line, ticks_at
+from ..present.plotting import guide_line, panel_grid, series_line, ticks_at
 
 
 def canonical_profile(study) -> plt.Figure:

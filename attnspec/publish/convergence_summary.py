@@ -9,13 +9,14 @@ import math
 
 import numpy as np
 
-from ..core.claims import Claim, all_hold, interval_below
 from ..experiments.convergence import DistanceSeries, Rigidity
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.nonlinearity import poly_degree
 from ..models.notation import symbol
-from .interactive import HTML_SYMBOLS, Series
-from .report import ONE_OR_TWO, decimals_for, fixed, format_uncertain, markdown_table
+from ..present.claims import Claim, all_hold, interval_below
+from ..present.interactive import HTML_SYMBOLS, Series
+from ..present.numbers import ONE_OR_TWO, decimals_for, fixed, format_uncertain
+from ..present.tables import markdown_table
 
 #: Every rung against the :math:`\theta^f` law, then the Taylor rungs against their :math:`\theta^Q`
 #: law.

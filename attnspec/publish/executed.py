@@ -1,7 +1,7 @@
 """What an executed chapter notebook holds: its glued values and its claims.
 
 Glued values are ``display_data`` outputs whose metadata names a ``scrapbook`` key (myst-nb's
-``glue``); claims are embedded by :func:`attnspec.publish.report.claims_markdown`. Provenance files,
+``glue``); claims are embedded by :func:`attnspec.present.tables.claims_markdown`. Provenance files,
 the numeric glue check, ``attnspec diff`` and the Findings page all read executed notebooks through
 this module.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import nbformat
 
-from .report import claims_from_markdown
+from ..present.tables import claims_from_markdown
 
 PLAIN = "application/papermill.record/text/plain"
 MARKDOWN = "application/papermill.record/text/markdown"

@@ -12,14 +12,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.claims import Claim, all_hold, interval_below
 from ..experiments.head_dim import HeadDimStudy, TwoSample, rate_se
 from ..experiments.normalizer import normalizer_stats
 from ..models.head_dim import normalizer_std_exact, theta_exact_law
 from ..models.nonlinearity import theta_f
 from ..numerics.fitting import RateFit
-from .gluing import uncertain
-from .report import ONE_OR_TWO, fixed, format_uncertain, markdown_table
+from ..present.claims import Claim, all_hold, interval_below
+from ..present.gluing import uncertain
+from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
+from ..present.tables import markdown_table
 
 #: The chain's steps, in order, with their reader-facing names.
 STEPS = {
@@ -229,7 +230,7 @@ def values(study: HeadDimStudy) -> dict:
 
 
 def map_figure_data(study: HeadDimStudy) -> dict:
-    """The arguments of :func:`attnspec.publish.plotting.gap_against_ratio`: ratios, gap curves
+    """The arguments of :func:`attnspec.present.plotting.gap_against_ratio`: ratios, gap curves
     per β, the floor's range over β, the size, the critical ratio as a guide. The data a slider over
     β needs."""
     maps = study.maps
@@ -244,7 +245,7 @@ def map_figure_data(study: HeadDimStudy) -> dict:
 
 
 def series_figure_data(study: HeadDimStudy) -> dict:
-    """The series of :func:`attnspec.publish.plotting.loglog_fits`: each gap series with its fit
+    """The series of :func:`attnspec.present.plotting.loglog_fits`: each gap series with its fit
     (legend: the rate with the larger standard error), and the fixed head dimension's floor."""
     out = {}
     for key, points in study.series.items():
@@ -281,7 +282,7 @@ ZERO = (0.0, 0.0)
 def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
     """The chapter's claims; ``pw_difference`` is the largest relative difference between
     Pennington and Worah's density at :math:`\\phi = \\psi = d_{qk}/d` and this book's law. Two
-    intervals (± 2 se) are compared by :func:`~attnspec.core.claims.interval_below`."""
+    intervals (± 2 se) are compared by :func:`~attnspec.present.claims.interval_below`."""
     book = "this book"
     points = study.maps[study.beta]
     head = study.point(study.d_qk)
@@ -310,7 +311,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
     pr = _count(sq.participation)
     return [
         Claim(
-            "at a fixed ratio d_qk/d the gap falls as d grows (ρ)",
+            r"at a fixed ratio $d_{qk}/d$ the gap falls as $d$ grows ($\rho$)",
             ", ".join(f"{ratio_text(k[1])}: {_rate(f)}" for k, f in ratio_fits.items()),
             "ρ − 2 se > 0 at every ratio",
             all_hold(interval_below(ZERO, _span(f.rate, rate_se(f))) for f in ratio_fits.values()),
@@ -318,7 +319,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            f"at fixed d_qk = {study.d_qk} the gap grows with d",
+            f"at fixed $d_{{qk}} = {study.d_qk}$ the gap grows with $d$",
             f"ρ = {_rate(grow)}",
             "ρ + 2 se < 0",
             interval_below(_span(grow.rate, rate_se(grow)), ZERO),
@@ -326,16 +327,16 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            f"at d = {study.d} the gap exceeds its noise floor at every d_qk",
+            f"at $d = {study.d}$ the gap exceeds its noise floor at every $d_{{qk}}$",
             f"smallest gap {min(p.gap.ks for p in points):.4f}, "
             f"largest floor {max(p.floor.ks for p in points):.4f}",
-            "gap − 2 se > floor + 2 se at every d_qk",
+            "gap − 2 se > floor + 2 se at every $d_{qk}$",
             all_hold(interval_below(span(p.floor), span(p.gap)) for p in points),
             "at some head dimension the gap is within sampling noise of the floor.",
             book,
         ),
         Claim(
-            f"at d = {study.d} the gap grows as d_qk falls",
+            f"at $d = {study.d}$ the gap grows as $d_{{qk}}$ falls",
             " → ".join(fixed(p.gap.ks, 3) for p in points),
             "each gap − 2 se > previous + 2 se",
             all_hold(
@@ -346,8 +347,9 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            f"at d_qk ≤ {study.d_qk} the θ of the scores' exact law widens the gap",
-            f"d_qk = {study.d_qk}: {_u(head.exact)} against {_u(head.gap)}",
+            f"at $d_{{qk}} \\le {study.d_qk}$ the $\\theta$ of the scores' exact law widens "
+            "the gap",
+            f"$d_{{qk}} = {study.d_qk}$: {_u(head.exact)} against {_u(head.gap)}",
             "exact-law gap − 2 se > gap + 2 se at each",
             all_hold(interval_below(span(p.gap), span(p.exact)) for p in narrow),
             "at some narrow head the exact-law θ does not move the linear model away from "
@@ -356,7 +358,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
         ),
         Claim(
             "where the law splits off its score band, attention has values in the law's gap",
-            f"{len(split)} d_qk < c*d; at d_qk = {split[-1].d_qk}: "
+            f"{len(split)} with $d_{{qk}} < c\\,d$; at $d_{{qk}} = {split[-1].d_qk}$: "
             + " against ".join(
                 format_uncertain(*_count(split[-1].outside[m]), 1) for m in ("ref", "lin")
             )
@@ -364,12 +366,12 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             else "n/a",
             "counts outside the support: attention − 2 se > linear + 2 se",
             excess,
-            "no head dimension of the map is below c*d (the test has no case), or attention's "
+            "no head dimension of the map is below $c\\,d$ (the test has no case), or attention's "
             "count is within noise of the linear model's.",
             book,
         ),
         Claim(
-            "std(D_i) equals its exact value at every d_qk",
+            r"$\operatorname{std}(D_i)$ equals its exact value at every $d_{qk}$",
             f"largest |z| {max(abs(z) for z in d_z):.1f}",
             "|measured − exact| < 3 se (se over trials)",
             all(abs(z) < 3 for z in d_z),
@@ -377,7 +379,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            f"at d_qk = {study.d_qk} the normalizers are the smallest of the failing steps",
+            f"at $d_{{qk}} = {study.d_qk}$ the normalizers are the smallest of the failing steps",
             f"{_u(norm)} against {_u(later[0])}, {_u(later[1])}",
             "normalizer step + 2 se < later step − 2 se",
             all_hold(interval_below(span(norm), span(x)) for x in later),
@@ -385,8 +387,8 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            f"at d_qk = {study.d_qk} the key-norm factor and the Hadamard powers both move the "
-            "spectrum",
+            f"at $d_{{qk}} = {study.d_qk}$ the key-norm factor and the Hadamard powers both move "
+            "the spectrum",
             f"{_u(parts[0])} and {_u(parts[1])}, floor {_u(head.floor)}",
             "each part − 2 se > floor + 2 se",
             all_hold(interval_below(span(head.floor), span(x)) for x in parts),
@@ -394,7 +396,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            f"Σ_K∘Σ_K at d_qk = {study.d_qk} is full rank but not white",
+            f"$\\Sigma_K \\circ \\Sigma_K$ at $d_{{qk}} = {study.d_qk}$ is full rank but not white",
             f"rank {int(sq.rank.min())} of {study.d}; participation ratio "
             f"{format_uncertain(*pr, ONE_OR_TWO, fallback=1)}",
             "rank = d in every trial, participation ratio + 2 se < d",
@@ -406,9 +408,9 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            "Gaussian rows of covariance Σ_G and the linear model have the same spectrum",
+            r"Gaussian rows of covariance $\Sigma_G$ and the linear model have the same spectrum",
             f"largest distance {max(p.chain[('rows_G', 'lin')].ks for p in points):.4f}",
-            "≤ floor + 3 se at every d_qk",
+            "≤ floor + 3 se at every $d_{qk}$",
             all(same_law),
             "the two constructions of the linear model differ: a bug in one of them.",
             "sanity check",
@@ -423,8 +425,8 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
             book,
         ),
         Claim(
-            "Pennington and Worah's law at φ = ψ = d_qk/d is this law",
-            "≤ 1e-8" if pw_difference <= 1e-8 else f"{pw_difference:.1e}",
+            r"Pennington and Worah's law at $\varphi = \psi = d_{qk}/d$ is this law",
+            round_off_bound(pw_difference, 1e-8),
             "largest relative difference of the densities ≤ 1e-8",
             bool(pw_difference <= 1e-8),
             "their form, read with these ratios, is another law.",
@@ -435,11 +437,7 @@ def claims(study: HeadDimStudy, pw_difference: float) -> list[Claim]:
 
 def bound_text(difference: float, bound: float = 1e-8) -> str:
     """A difference that is zero in exact arithmetic, as a bound when it is below ``bound``."""
-    return (
-        f"largest relative difference ≤ {bound:.0e}"
-        if difference <= bound
-        else (f"largest relative difference {difference:.1e}")
-    )
+    return f"largest relative difference {round_off_bound(difference, bound)}"
 
 
 def grid_text(study: HeadDimStudy) -> str:

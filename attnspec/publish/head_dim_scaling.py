@@ -4,17 +4,18 @@ r"""Table, glued values, claims and figure data of the head-dimension chapter's 
 
 Every interval is a value ± 2 standard errors (a rate's the larger of its residual and jackknife
 errors), and every comparison of two of them goes through
-:func:`~attnspec.core.claims.interval_below`.
+:func:`~attnspec.present.claims.interval_below`.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..core.claims import Claim, all_hold, interval_below
 from ..experiments.head_dim_scaling import AlphaScan
-from .gluing import uncertain
-from .report import ONE_OR_TWO, fixed, format_uncertain, markdown_table
+from ..present.claims import Claim, all_hold, interval_below
+from ..present.gluing import uncertain
+from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ..present.tables import markdown_table
 
 #: The exponent where the degree-2 Hadamard block stops being of rank much larger than d.
 HEURISTIC_ALPHA = 0.5
@@ -172,7 +173,7 @@ def claims(scan: AlphaScan, d_qk: int, contexts) -> list[Claim]:
 
 
 def figure_data(scan: AlphaScan, d_qk: int, contexts) -> dict:
-    """The arguments of :func:`attnspec.publish.plotting.rate_against_exponent`."""
+    """The arguments of :func:`attnspec.present.plotting.rate_against_exponent`."""
     cross = scan.crossing
     lo, hi = real_exponents(d_qk, contexts)
     return dict(
@@ -186,7 +187,7 @@ def figure_data(scan: AlphaScan, d_qk: int, contexts) -> dict:
 
 
 def series_figure_data(scan: AlphaScan) -> dict:
-    """The series of :func:`attnspec.publish.plotting.loglog_fits`: the gap over d at each
+    """The series of :func:`attnspec.present.plotting.loglog_fits`: the gap over d at each
     exponent, with its fit (legend: the rate with the larger standard error)."""
     out = {}
     for a in scan.alphas:

@@ -2,7 +2,7 @@
 :mod:`attnspec.experiments.limit_law`.
 
 Every function returns what the chapter shows: a Markdown table, a mapping of glue values (rounded
-to the digits they support, for :func:`attnspec.publish.gluing.glue_values`), or the claims.
+to the digits they support, for :func:`attnspec.present.gluing.glue_values`), or the claims.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import math
 import numpy as np
 from scipy import optimize
 
-from ..core.claims import Claim
-from ..core.typography import format_power_of_ten
 from ..experiments.limit_law import DOUBLE_ROOT_ACCURACY, FormsAgreement, LawDistances
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
-from .report import markdown_table
+from ..present.claims import Claim
+from ..present.numbers import format_power_of_ten, round_off_bound
+from ..present.tables import markdown_table
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"
@@ -185,7 +185,8 @@ def claims(
         ),
         Claim(
             r"$\lambda_+$ from the quartic equals the squared minimum of $K(G)$",
-            f"{law.edge:.5f} vs {edge_direct:.5f}",
+            f"{law.edge:.4f} by both; relative difference "
+            + round_off_bound(abs(law.edge - edge_direct) / law.edge, 1e-8),
             "relative difference < 1e-8",
             bool(abs(law.edge - edge_direct) < 1e-8 * law.edge),
             "the edge of the implemented law does not match the R-transform's minimum.",

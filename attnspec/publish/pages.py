@@ -27,13 +27,14 @@ import nbformat
 from ..core import cleanup
 from ..core.atomic import atomic_path
 from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
-from ..core.typography import format_power_of_ten
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
+from ..present.claims import counts_sentence, verdict
+from ..present.numbers import format_power_of_ten
+from ..present.tables import markdown_table
 from .chapters import toc_chapter_names
 from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
-from .report import markdown_table, verdict
 
 PAGES = ("intro", "findings", "notation", "reproduce")
 
@@ -270,13 +271,13 @@ def claims_summary(stored: StoredChapters) -> tuple[int, int, int]:
 
 
 def claims_sentence(stored: StoredChapters) -> str:
-    """ "H of N claims hold" (with ", U cannot be resolved by the data" when some cannot), or a
-    visible note when no stored chapter embeds its claims."""
+    """ "H of N claims hold, F do not hold and U cannot be resolved by the data"
+    (:func:`~attnspec.present.claims.counts_sentence`), or a visible note when no stored chapter
+    embeds its claims."""
     held, unresolved, total = claims_summary(stored)
     if total == 0:
         return "**[no stored chapter embeds its claims: re-execute the chapters]**"
-    text = f"{held} of {total} claims hold"
-    return text + (f" and {unresolved} cannot be resolved by the data" if unresolved else "")
+    return counts_sentence(held, unresolved, total)
 
 
 DISTANCES = {"ks": "Kolmogorov", "w1": "Wasserstein-1"}

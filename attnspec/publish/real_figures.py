@@ -6,12 +6,12 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .plotting import guide_line, panel_grid, series_line, series_style
+from ..present.plotting import guide_line, panel_grid, series_line, series_style
 
 
 def _error_series(x, intervals, label: str, i: int) -> dict:
     """A series of :class:`attnspec.real.uncertainty.Interval` values with its interval as error
-    bars (drawn by :func:`~attnspec.publish.plotting.panel_grid` through ``errorbar``)."""
+    bars (drawn by :func:`~attnspec.present.plotting.panel_grid` through ``errorbar``)."""
     v = np.array([iv.value for iv in intervals])
     err = np.array(
         [[iv.value - iv.low for iv in intervals], [iv.high - iv.value for iv in intervals]]
@@ -82,7 +82,7 @@ def real_tokens(study) -> plt.Figure:
 
 
 def _grid_with_errorbars(panels: list[dict], ncols: int = 2, height: float = 2.7) -> plt.Figure:
-    """:func:`~attnspec.publish.plotting.panel_grid` for lines that may carry ``yerr`` (drawn as
+    """:func:`~attnspec.present.plotting.panel_grid` for lines that may carry ``yerr`` (drawn as
     error bars with caps)."""
     plain = []
     bars = []

@@ -24,8 +24,8 @@ import yaml
 from ..core import cleanup
 from ..core.errors import InvalidInput
 from ..core.paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
+from ..present.tables import markdown_table
 from .chapters import Chapter
-from .report import markdown_table
 
 
 def _value(value) -> str:

@@ -13,8 +13,8 @@ import shlex
 from pathlib import Path
 
 from ..core.paths import ROOT
+from ..present.tables import markdown_table
 from .chapters import chapters
-from .report import markdown_table
 
 TIMES = ROOT / "benchmarks" / "chapters.json"
 DATA_LOCK = ROOT / "requirements-data.lock"

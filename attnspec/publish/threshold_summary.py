@@ -2,7 +2,7 @@ r"""The threshold chapter's tables, glued values and claims: the breakdown in :m
 :math:`(d, \beta)` plane with its bootstrap, the boundary of agreement against the curve
 :math:`e^{\beta^2} = d` and against a counter-model, and the normalizers
 (:mod:`attnspec.experiments.threshold`). Every comparison of intervals (value ± 2 errors) is
-decided by :func:`attnspec.core.claims.interval_below`.
+decided by :func:`attnspec.present.claims.interval_below`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import math
 import numpy as np
 from scipy import stats
 
-from ..core.claims import Claim, all_hold, interval_below
 from ..experiments.threshold import (
     Boundary,
     Collapse,
@@ -24,7 +23,9 @@ from ..experiments.threshold import (
 )
 from ..models.ladder import REFERENCE
 from ..models.notation import symbol
-from .report import ONE_OR_TWO, fixed, format_uncertain, markdown_table
+from ..present.claims import Claim, all_hold, interval_below
+from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ..present.tables import markdown_table
 
 #: This book's convention for "on the law": a Kolmogorov distance below this tolerance.
 KS_TOL = 0.05

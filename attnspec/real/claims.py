@@ -5,7 +5,7 @@ the same size), through bootstrap intervals or standard errors that resample tex
 (:mod:`attnspec.real.uncertainty`). A comparison with the paper's GPT-2 or ViT-B/16 numbers
 compares different models: it is a "same scale" statement with both numbers shown, verdict ○,
 never ✓ or ✗. Two intervals give a verdict only when they separate
-(:func:`attnspec.core.claims.interval_below`; ○ when they overlap). Provenance: "seed summary"
+(:func:`attnspec.present.claims.interval_below`; ○ when they overlap). Provenance: "seed summary"
 quotes the seed's summary of the paper (seed 004 is a summary, not the paper's text); "this book's
 hypothesis" marks the Haar law of :math:`R(S)`, which the paper does not state (its queries and
 keys share :math:`X`).
@@ -14,12 +14,14 @@ keys share :math:`X`).
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
 from attnspec.canonical.model import stable_rank_limit
 from attnspec.canonical.rates import rate_test
-from attnspec.core.claims import Claim, all_hold, interval_below
+from attnspec.present.claims import Claim, all_hold, interval_below
+from attnspec.present.numbers import ONE_OR_TWO, decimals_for, format_uncertain, with_interval
 from attnspec.real.models import MODELS
 from attnspec.real.paper import PAPER_BAND_W1, PAPER_BANDS, PAPER_VIT_W1
 from attnspec.real.uncertainty import Interval
@@ -53,19 +55,16 @@ HYPOTHESIS = (
 MAX_DECIMALS = 5
 
 
-def decimals(se: float) -> int:
-    """Decimals that show one significant digit of ``se``, two when the first digit is 1, and at
-    most :data:`MAX_DECIMALS`."""
-    if not se > 0 or not math.isfinite(se):
-        return 4
-    exponent = math.floor(math.log10(se))
-    return min(MAX_DECIMALS, max(0, -exponent + (1 if int(se / 10.0**exponent) == 1 else 0)))
+#: The decimals a bootstrap interval's standard error supports: one significant digit, two when
+#: the first is 1, at most :data:`MAX_DECIMALS` (4 when the error is unknown).
+decimals = partial(decimals_for, significant=ONE_OR_TWO, fallback=4, most=MAX_DECIMALS)
+#: ``value ± se`` with those decimals.
+supported = partial(format_uncertain, significant=ONE_OR_TWO, fallback=4, most=MAX_DECIMALS)
 
 
 def interval_text(iv: Interval, digits: int | None = None) -> str:
     """``value [low, high]`` with the decimals its bootstrap standard error supports."""
-    d = decimals(iv.se) if digits is None else digits
-    return f"{iv.value:.{d}f} [{iv.low:.{d}f}, {iv.high:.{d}f}]"
+    return with_interval(iv.value, iv.low, iv.high, decimals(iv.se) if digits is None else digits)
 
 
 def _both(values: dict) -> str:

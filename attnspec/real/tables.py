@@ -1,9 +1,9 @@
 r"""The tables and the glued values of the two real-attention chapters, built from a
 :class:`attnspec.real.study.Study` (and a :class:`attnspec.real.rank_scale.RankScale`).
 
-Each ``*_table`` returns ``(header, rows)`` for :func:`attnspec.publish.report.markdown_table`;
+Each ``*_table`` returns ``(header, rows)`` for :func:`attnspec.present.tables.markdown_table`;
 ``*_values`` return the mapping the chapter glues under its prefix
-(:func:`attnspec.publish.gluing.glue_values`), every number rounded to the digits its uncertainty
+(:func:`attnspec.present.gluing.glue_values`), every number rounded to the digits its uncertainty
 supports (:func:`attnspec.real.claims.decimals`).
 """
 
@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from attnspec.canonical.model import causal_stable_rank, stable_rank_limit
-from attnspec.real.claims import MAX_DECIMALS, band_falls, decimals, interval_text
+from attnspec.real.claims import MAX_DECIMALS, band_falls, decimals, interval_text, supported
 from attnspec.real.models import MODELS
 from attnspec.real.paper import PAPER_BAND_W1, PAPER_BANDS, PAPER_VALUES, PAPER_VIT_W1
 from attnspec.real.texts import distinct_tokens
@@ -319,19 +319,13 @@ def scale_table(scale, attr: str) -> tuple[list[str], list[list]]:
             if p is None:
                 row.append("")
             elif p.se >= 10.0**-MAX_DECIMALS:
-                row.append(_plus_minus(p))
+                row.append(supported(p.value, p.se))
             elif p.se > 0:
                 row.append(f"{p.value:.{MAX_DECIMALS}f}")
             else:
                 row.append(f"{p.value:.2f}")
         rows.append(row)
     return header, rows
-
-
-def _plus_minus(point) -> str:
-    """``value ± se`` with the decimals the standard error supports."""
-    d = decimals(point.se)
-    return f"{point.value:.{d}f} ± {point.se:.{d}f}"
 
 
 def spectra_values(study, scale) -> dict:
@@ -374,9 +368,10 @@ def spectra_values(study, scale) -> dict:
     init = scale.srank["random init, bidirectional"]
     n_top = max(init)
     out["init_n"] = n_top
-    out["init_srank"] = _plus_minus(init[n_top])
+    out["init_srank"] = supported(init[n_top].value, init[n_top].se)
     out["init_limit"] = round(scale.limit, 4)
-    out["init_srank_causal"] = _plus_minus(scale.srank["random init, causal"][n_top])
+    causal = scale.srank["random init, causal"][n_top]
+    out["init_srank_causal"] = supported(causal.value, causal.se)
     out["init_trials"] = scale.trials
     out["scale_k"] = scale.k
     out["init_beta"] = scale.beta

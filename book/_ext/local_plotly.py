@@ -5,7 +5,7 @@ once to ``_static/plotly/plotly.min.js``. It is not loaded with the page (4.7 MB
 that holds a plotly figure gets ``_static/plotly-on-demand.js`` (deferred), which loads it when a
 figure first comes near the window and then runs the figure's own script, written as
 ``<script type="text/x-plotly-figure">`` so that it waits. The figures' outputs carry no plotly.js
-of their own (:mod:`attnspec.publish.interactive`), so nothing is loaded from another host.
+of their own (:mod:`attnspec.present.interactive`), so nothing is loaded from another host.
 """
 
 import shutil

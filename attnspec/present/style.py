@@ -1,6 +1,6 @@
 """The book's one figure style, and legends that keep off the data.
 
-:func:`apply` (run by :mod:`attnspec.publish.plotting` at import) loads ``attnspec.mplstyle``: text
+:func:`apply` (run by :mod:`attnspec.present.plotting` at import) loads ``attnspec.mplstyle``: text
 of at least 9 pt, the Okabe–Ito colours each with its own line style and marker, figures
 :data:`WIDTH` inches wide at most, the content column of the page. In a notebook kernel it also
 stores every figure as a PNG at twice its display resolution, with its display width (1 inch = 96

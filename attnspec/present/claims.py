@@ -2,7 +2,7 @@
 
 The verdicts: ✓ holds, ✗ does not hold, ○ not resolvable (the data cannot decide it, or its
 criterion is a convention). A test without power says so in ``if_fails``, with the smallest
-deviation it could detect. Tables of claims are :func:`attnspec.publish.report.claims_markdown`.
+deviation it could detect. Tables of claims are :func:`attnspec.present.tables.claims_markdown`.
 """
 
 from __future__ import annotations
@@ -39,6 +39,16 @@ def all_hold(verdicts: Iterable[bool | None]) -> bool | None:
     if any(v is False for v in verdicts):
         return False
     return None if any(v is None for v in verdicts) else True
+
+
+def counts_sentence(held: int, unresolved: int, total: int, where: str = "") -> str:
+    """All three counts, always: ``H of N claims hold{where}, F do not hold and U cannot be resolved
+    by the data`` (F = N − H − U)."""
+    failed = total - held - unresolved
+    return (
+        f"{held} of {total} claims hold{where}, {failed} do not hold and {unresolved} cannot be "
+        "resolved by the data"
+    )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-from .report import ONE_OR_TWO, decimals_for, format_uncertain
+from .numbers import ONE_OR_TWO, decimals_for, format_uncertain
 
 
 def uncertain(name: str, value: float, se: float, significant: int | str = ONE_OR_TWO) -> dict:

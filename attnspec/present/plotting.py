@@ -9,6 +9,7 @@ import numpy as np
 from matplotlib import ticker
 
 from . import style as book_style
+from .palette import COLORS
 
 book_style.apply()
 
@@ -18,13 +19,14 @@ _MORE_MARKERS = ("x", "*", "h", "<", ">", "p", "+")
 
 
 def series_style(i: int) -> dict:
-    """Colour, marker and line style of the ``i``-th series, from the book's cycle
-    (:mod:`attnspec.publish.style`): each differs from its neighbours' in all three, and past the
-    cycle's end the markers change, so no two of the first 14 series look alike."""
+    """Colour, marker and line style of the ``i``-th series: the book's cycle
+    (:mod:`attnspec.present.style`), each differing from its neighbours' in all three; past the
+    cycle's end the colours (:data:`~attnspec.present.palette.COLORS`) and markers go on, so the
+    first 11 series never share a colour and no two of the first 14 share a marker."""
     cycle = plt.rcParams["axes.prop_cycle"].by_key()
     style = {key: values[i % len(values)] for key, values in cycle.items()}
     markers = [*cycle["marker"], *_MORE_MARKERS]
-    return style | {"marker": markers[i % len(markers)]}
+    return style | {"marker": markers[i % len(markers)], "color": COLORS[i % len(COLORS)]}
 
 
 def _plain_log_ticks(axis, values) -> None:
@@ -36,7 +38,7 @@ def _plain_log_ticks(axis, values) -> None:
 
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
     """Label the axes of ``ax``, tighten ``fig``, and draw the legend (keyword arguments ``legend``)
-    where it hides no data (:func:`attnspec.publish.style.legend`)."""
+    where it hides no data (:func:`attnspec.present.style.legend`)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     fig.tight_layout()

@@ -21,19 +21,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-#: The Okabe–Ito palette (colour-blind safe), in the order series take it.
-PALETTE = (
-    "#0072B2",
-    "#D55E00",
-    "#009E73",
-    "#CC79A7",
-    "#E69F00",
-    "#56B4E9",
-    "#000000",
-    "#F0E442",
+from .palette import COLORS
+
+#: Colours, in the order series take them (:data:`attnspec.present.palette.COLORS`).
+PALETTE = COLORS
+#: Marker symbols, in the order series take them (told apart without colour): as many as colours.
+MARKERS = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "triangle-down",
+    "cross",
+    "x",
+    "star",
+    "hexagon",
+    "pentagon",
+    "triangle-left",
 )
-#: Marker symbols, in the order series take them (told apart without colour).
-MARKERS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "cross", "x", "star")
 #: Line dashes, in the same order.
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash")
 

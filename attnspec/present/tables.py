@@ -1,0 +1,91 @@
+"""Markdown tables for the chapters: results, parameters, the model ladder, and claims tables.
+
+Every chapter ends with a claims table: claim, measured value, criterion, verdict. The verdicts are
+three (:data:`VERDICTS`): ✓ holds, ✗ does not hold, ○ not resolvable (the data cannot decide it, or
+its criterion is a convention). A claim that fails under other parameters shows ✗ and its sentence;
+nothing raises.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+from ..core.config import PARAMETERS
+from ..models.ladder import LADDER
+from .claims import Claim, counts_sentence, verdict
+
+CLAIMS_MARKER = "attnspec-claims"
+
+
+def _cell(value) -> str:
+    r"""A table cell: ``str(value)`` with every ``|`` escaped, so a criterion like ``|z| < 3`` keeps
+    its row.
+
+    Outside math a pipe becomes ``\|``; inside ``$…$`` it becomes ``\vert`` (``\|`` would be ‖
+    there).
+    """
+    parts = str(value).split("$")
+    return "$".join(
+        p.replace("|", r"\vert ") if i % 2 else p.replace("|", r"\|") for i, p in enumerate(parts)
+    )
+
+
+def markdown_table(header: list[str], rows: list[list]) -> str:
+    """A GitHub-flavoured Markdown table; cells are converted with ``str`` and ``|`` is escaped."""
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def claims_markdown(claims: list[Claim]) -> str:
+    """The claims table, followed by the sentence of every claim that does not hold.
+
+    The claims are also embedded as JSON in an HTML comment (``<!-- attnspec-claims [...] -->``,
+    invisible when rendered), so that provenance files and the Findings page read them from the
+    executed notebook instead of parsing the table.
+    """
+    rows = [[c.claim, c.measured, c.criterion, verdict(c.holds)] for c in claims]
+    text = markdown_table(["claim", "measured", "criterion", "verdict"], rows)
+    held = sum(c.holds is not None and bool(c.holds) for c in claims)
+    open_ = sum(c.holds is None for c in claims)
+    text += f"\n\n{counts_sentence(held, open_, len(claims), ' at these parameters')}."
+    notes = [f"- {verdict(c.holds)} *{c.claim}*: {c.if_fails}" for c in claims if not c.holds]
+    if notes:
+        text += "\n\n" + "\n".join(notes)
+    holds = [None if c.holds is None else bool(c.holds) for c in claims]
+    data = json.dumps(
+        [asdict(c) | {"holds": h} for c, h in zip(claims, holds, strict=True)], ensure_ascii=False
+    ).replace("--", "\\u002d\\u002d")
+    return f"{text}\n\n<!-- {CLAIMS_MARKER} {data} -->"
+
+
+def claims_from_markdown(text: str) -> list[dict]:
+    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown
+    output)."""
+    start = text.find(f"<!-- {CLAIMS_MARKER} ")
+    if start < 0:
+        return []
+    body = text[start + len(CLAIMS_MARKER) + 6 :]
+    return json.loads(body[: body.rindex("-->")])
+
+
+def ladder_table() -> str:
+    """The seven-model ladder, generated from :data:`attnspec.models.ladder.LADDER`."""
+    rows = [[f"M{i}", f"`{m.name}`", f"${m.latex}$", m.role] for i, m in enumerate(LADDER.values())]
+    return markdown_table(["#", "name", "definition", "role"], rows)
+
+
+def parameters_table(names: list[str]) -> str:
+    """Meaning, type, default and valid range of the named parameters."""
+    rows = [
+        [
+            f"`{n}`",
+            PARAMETERS[n].help,
+            PARAMETERS[n].type_name,
+            f"`{PARAMETERS[n].default}`",
+            PARAMETERS[n].range_text,
+        ]
+        for n in names
+    ]
+    return markdown_table(["parameter", "meaning", "type", "default", "valid range"], rows)
