@@ -51,9 +51,10 @@ def browser():
         chromium.close()
 
 
-def open_figure(browser, site, name: str):
-    """The page of chapter ``name`` once its figure has drawn, and every URL it requested."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def open_figure(browser, site, name: str, width: int = 1280):
+    """The page of chapter ``name`` at ``width`` px once its figure has drawn, and every URL it
+    requested."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto((site / "book" / "chapters" / f"{name}.html").as_uri())
