@@ -40,11 +40,11 @@ T_TWO = 2 * math.log(2)
 
 QUOTE_BOUND = (
     "seed summary, causal singular values: “With a bounded bulk of constant $B$, "
-    r"$\sigma_{k+m}(A) \le C_B \min\{1, (\ell-k-m+1)/(k+m), \sqrt{\log(\ell+1)/m}\}$”"
+    r"$\sigma_{k+m}(A) \le C_B \min\{1,$ $(\ell-k-m+1)/(k+m),$ $\sqrt{\log(\ell+1)/m}\}$”"
 )
 QUOTE_COUNT = (
     "seed summary, causal singular values: "
-    r"“$\#\{i > k : \sigma_i(A) > \varepsilon\} \le C_B \log(\ell+1)/\varepsilon^2$”"
+    r"“$\#\{i > k : \sigma_i(A) > \varepsilon\}$ $\le C_B \log(\ell+1)/\varepsilon^2$”"
 )
 QUOTE_LOG2 = (
     "seed summary, causal singular values: "
@@ -388,7 +388,7 @@ class CausalStudy:
                 QUOTE_BOUND,
             ),
             Claim(
-                r"$\#\{i > k : \sigma_i > \varepsilon\} \le C_B\log(\ell+1)/\varepsilon^2$ "
+                r"$\#\{i > k : \sigma_i > \varepsilon\}$ $\le C_B\log(\ell+1)/\varepsilon^2$ "
                 r"for every $\varepsilon$",
                 measured(cc, "count_constant"),
                 r"smallest constant $\max_j j\sigma_{k+j}^2/\log(\ell+1)$ per ℓ; "
