@@ -64,6 +64,9 @@ def test_slider_figure_has_one_step_per_frame_and_fixed_html():
     bundle = made._repr_mimebundle_()
     assert set(bundle) == {"text/html", "image/png", "text/plain"}
     assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert '"showSendToCloud": false' in html  # no "Share chart…" (upload to plotly's cloud)
+    printed = f'src="data:image/png;base64,{bundle["image/png"]}"'
+    assert f'class="attnspec-print" alt="a &quot;label&quot;" {printed}' in html
     plotting.plt.close(static)
 
 

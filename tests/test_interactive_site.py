@@ -118,3 +118,22 @@ def test_a_legend_click_hides_a_rung(browser, site):
         f"() => document.getElementById('{div}').data[0].visible === 'legendonly'"
     )
     page.close()
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_the_mode_bar_offers_no_upload_and_print_shows_the_static_image(browser, site, name):
+    page, _ = open_figure(browser, site, name)
+    div = FIGURES[name]
+    buttons = page.evaluate(
+        f"() => [...document.getElementById('{div}').querySelectorAll('.modebar-btn')]"
+        ".map(b => b.getAttribute('data-title'))"
+    )
+    assert buttons and not [b for b in buttons if "Share" in b or "Cloud" in b], buttons
+    shown = f"""() => {{ const g = document.getElementById('{div}');
+        const img = g.closest('.attnspec-interactive').querySelector('img.attnspec-print');
+        return [g.getBoundingClientRect().height > 0, img.getBoundingClientRect().height > 0,
+                img.naturalWidth > 0]; }}"""
+    assert page.evaluate(shown) == [True, False, True]  # on screen: the plotly figure only
+    page.emulate_media(media="print")
+    assert page.evaluate(shown) == [False, True, True]  # printed: the static image only
+    page.close()

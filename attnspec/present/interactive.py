@@ -59,6 +59,9 @@ DISTANCE_IN_D = "convergence-distance-in-d"
 PHASE_DIAGRAM = "threshold-phase-diagram"
 
 FONT = {"family": "Helvetica, Arial, sans-serif", "size": 13}
+#: plotly's options for every figure: no logo, and no "Share chart…" button (an upload to plotly's
+#: cloud service, which an offline book must not offer).
+CONFIG = {"responsive": True, "displaylogo": False, "showSendToCloud": False}
 
 
 def rounded(values, significant: int = 5) -> list | float | None:
@@ -105,15 +108,19 @@ class InteractiveFigure:
     dpi: int = field(default=200)
 
     def html(self) -> str:
-        """The figure's div and script, without plotly.js; the same bytes on every run."""
+        """The figure's div and script, without plotly.js, and its static rendering for print (an
+        ``img.attnspec-print``, shown only by ``@media print``); the same bytes on every run."""
         body = self.figure.to_html(
-            include_plotlyjs=False,
-            full_html=False,
-            div_id=self.div_id,
-            config={"responsive": True, "displaylogo": False},
+            include_plotlyjs=False, full_html=False, div_id=self.div_id, config=CONFIG
         )
         label = html.escape(self.label, quote=True)
-        return f'<div class="attnspec-interactive" role="figure" aria-label="{label}">{body}</div>'
+        printed = (
+            f'<img class="attnspec-print" alt="{label}" src="data:image/png;base64,{self.png()}">'
+        )
+        return (
+            f'<div class="attnspec-interactive" role="figure" aria-label="{label}">'
+            f"{body}{printed}</div>"
+        )
 
     def png(self) -> str:
         """The static rendering as base64 PNG."""
