@@ -40,7 +40,7 @@ define remove
 	esac
 endef
 
-.PHONY: install lock book site pdf dist lint test check portable notebooks browser poppler clean
+.PHONY: install lock book site pdf dist pages lint test check portable notebooks browser poppler clean
 
 install: $(STAMP)
 
@@ -109,6 +109,12 @@ PDF := _build/pdf/attnspec.pdf
 dist: site $(PDF)
 	"$(BIN)/python" -m attnspec.publish.archive
 	$(PYTEST) -q tests/dist_checks.py
+
+# What GitHub Pages serves, _build/pages: the published site with downloads/ (the PDF and the
+# archive, their SHA256SUMS, and a page with each one's size and SHA-256), which every page's footer
+# links when the repository is known (attnspec/publish/downloads.py).
+pages: dist
+	"$(BIN)/python" -m attnspec.publish.downloads
 
 $(PDF): _build/tested.json
 	$(MAKE) pdf

@@ -5,13 +5,14 @@ Needs the built site (`make book`; `make test` builds it first) and Debian's chr
 opened in a copy of the site: tests never write into `_build/html`.
 """
 
+import html
 import re
 from pathlib import Path
 
 import pytest
 
 from attnspec.core.paths import ROOT
-from attnspec.publish.chapters import toc_chapter_names
+from attnspec.publish.chapters import chapter, toc_chapter_names
 from tests.helpers import PROBE, chromium, copy_site, html_tables, probe_page
 
 BUILT = ROOT / "_build" / "html"
@@ -98,3 +99,25 @@ def test_probing_writes_nothing_into_the_site(site):
     before = sorted(p.relative_to(site) for p in site.rglob("*"))
     probe_page(page(site, toc_chapter_names()[0]), timeout=180)
     assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
+
+
+@pytest.mark.parametrize("name", toc_chapter_names())
+def test_each_chapter_ends_with_its_bibtex_entry(name, site):
+    """The last section is "Cite this chapter": an @incollection entry whose title is the page's,
+    with the book, the version and, only when the site's address is known, the page's address."""
+    from attnspec import __version__
+    from attnspec.publish.pdf import release_date
+    from attnspec.publish.repository import site_url
+
+    text = page(site, name).read_text()
+    title = chapter(name).title  # the source's level-one heading
+    sections = re.findall(r'<section id="([^"]+)">', text)
+    assert sections[-1] == "cite-this-chapter", sections[-3:]
+    section = text[text.index('<section id="cite-this-chapter">') :]
+    assert 'href="../citing.html"' in section
+    entry = html.unescape(re.sub(r"<[^>]+>", "", section))  # the highlighted BibTeX as text
+    assert f"@incollection{{attnspec-{release_date()[:4]}-{name}," in entry
+    assert f"  title     = {{{title}}}," in entry
+    assert f"  version   = {{{__version__}}}," in entry
+    address = site_url()
+    assert (f"{{{address}book/chapters/{name}.html}}" in entry) if address else ("url" not in entry)

@@ -51,7 +51,7 @@ def test_the_test_job_runs_the_readmes_make_test_on_python_3_11():
     assert cache["with"]["path"] == "~/.cache/attnspec"
     order = runs("test")
     made = [r for r in order if r.startswith("make ")]
-    assert made == ["make test", "make site", "make pdf", "make dist"]
+    assert made == ["make test", "make site", "make pdf", "make dist", "make pages"]
 
 
 def test_the_pdf_and_the_archive_are_uploaded_as_artifacts():
@@ -59,7 +59,7 @@ def test_the_pdf_and_the_archive_are_uploaded_as_artifacts():
         s["with"]["name"]: s["with"]["path"] for s in uses("test", "actions/upload-artifact")
     }
     assert uploaded == {
-        "site": "_build/site",
+        "site": "_build/pages",  # the site with downloads/ (attnspec.publish.downloads)
         "pdf": "_build/pdf/attnspec.pdf",
         "supplement": "dist/attnspec-*-supplement.zip",
     }
@@ -73,8 +73,8 @@ def test_deploy_needs_the_tests_and_runs_only_on_main():
     assert job["environment"]["name"] == "github-pages"
     (download,) = uses("deploy", "actions/download-artifact")
     (pages,) = uses("deploy", "actions/upload-pages-artifact")
-    assert download["with"] == {"name": "site", "path": "_build/site"}
-    assert pages["with"]["path"] == "_build/site"
+    assert download["with"] == {"name": "site", "path": "_build/pages"}
+    assert pages["with"]["path"] == "_build/pages"
     (deploy,) = uses("deploy", "actions/deploy-pages")
     assert job["environment"]["url"] == "${{ steps.deployment.outputs.page_url }}"
     assert deploy["id"] == "deployment"

@@ -12,7 +12,8 @@ it and verifies its checksums. Everything sits in one folder ``attnspec-VERSION/
 ``book/*.ipynb``            the executed generated pages (intro, findings, notation)
 ``dist/``                   the ``attnspec`` wheel and sdist
 ``requirements*.lock``      the exact versions, with hashes, that produced the outputs
-``CITATION.cff`` ...        with ``.zenodo.json`` and ``CHANGELOG.md``
+``CITATION.cff`` ...        with ``.zenodo.json`` and ``CHANGELOG.md``; the first two name the
+                            repository when there is one (:func:`with_repository`)
 ``SHA256SUMS``              the SHA-256 of every other file (``sha256sum -c SHA256SUMS``)
 ==========================  ===================================================================
 
@@ -48,6 +49,7 @@ from .gate import SITE, STAMP, Refused, in_place, tree_files
 from .pdf import TARGET as PDF
 from .pdf import printed_record, release_date
 from .provenance import file_digest
+from .repository import repository_url
 
 #: Files at the tree's top that the archive holds as they are.
 TOP_FILES = (
@@ -193,6 +195,27 @@ def write_zip(files: dict[str, bytes], target: Path, top: str, date: str) -> Pat
     return target
 
 
+def with_repository(files: dict[str, bytes], url: str | None) -> dict[str, bytes]:
+    """``files`` with the repository's address in ``CITATION.cff`` (``repository-code``) and
+    ``.zenodo.json`` (a ``related_identifiers`` entry ``isSupplementTo``, as GitHub's Zenodo
+    integration writes it); unchanged without an address."""
+    if not url:
+        return files
+    cff = (
+        files["CITATION.cff"]
+        .decode()
+        .replace("\nlicense:", f'\nrepository-code: "{url}"\nlicense:', 1)
+    )
+    zenodo = json.loads(files[".zenodo.json"])
+    zenodo["related_identifiers"].append(
+        {"identifier": url, "relation": "isSupplementTo", "scheme": "url"}
+    )
+    return files | {
+        "CITATION.cff": cff.encode(),
+        ".zenodo.json": (json.dumps(zenodo, indent=2, ensure_ascii=False) + "\n").encode(),
+    }
+
+
 def build(
     site: Path,
     pdf: Path,
@@ -210,6 +233,7 @@ def build(
             raise Refused(f"{path} is missing: make site and make pdf make it")
     date = release_date(root / "CITATION.cff")
     files = {f: p.read_bytes() for f, p in tree_entries(root).items()}
+    files = with_repository(files, repository_url(root=root))
     files |= {
         f"site/{p.relative_to(site).as_posix()}": p.read_bytes()
         for p in sorted(site.rglob("*"))

@@ -1,4 +1,5 @@
-"""Sphinx extension: end every chapter page with its provenance, and put the version in the footer.
+"""Sphinx extension: end every chapter page with its provenance (just before its "Cite this
+chapter" section), and put the version in the footer.
 
 For a page ``NAME`` with ``NAME.results.json`` beside its notebook (written by every execution, see
 :mod:`attnspec.publish.provenance`), a collapsible block shows the parameters, versions and content
@@ -103,7 +104,13 @@ def _add(app, doctree) -> None:
     app.env.note_dependency(str(path))
     results = json.loads(path.read_text())
     sections = [n for n in doctree.children if isinstance(n, nodes.section)]
-    (sections[-1] if sections else doctree).append(nodes.raw("", block(results), format="html"))
+    target = sections[-1] if sections else doctree
+    raw = nodes.raw("", block(results), format="html")
+    cite = [n for n in target.children if "cite-this-chapter" in n.get("ids", [])]
+    if cite:  # before the closing "Cite this chapter" section (book/_ext/citation.py)
+        target.insert(target.index(cite[0]), raw)
+    else:
+        target.append(raw)
 
 
 def setup(app):
