@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from attnspec.present.numbers import exponent_text
 from attnspec.publish import reproduce
 from attnspec.publish.chapters import chapters
 from attnspec.publish.reproduce import locked_versions
@@ -131,11 +132,11 @@ def test_deposit_doi_reads_the_citation_files_not_their_references(tmp_path):
 
 
 def test_exponent_text_drops_the_exponents_padding_and_plus():
-    assert reproduce.exponent_text(1e-9) == "1e-9"
-    assert reproduce.exponent_text(2.5e-7) == "2.5e-7"
-    assert reproduce.exponent_text(1e12) == "1e12"
-    assert reproduce.exponent_text(1e-100) == "1e-100"
-    assert reproduce.exponent_text(0.001) == "0.001"
+    assert exponent_text(1e-9) == "1e-9"
+    assert exponent_text(2.5e-7) == "2.5e-7"
+    assert exponent_text(1e12) == "1e12"
+    assert exponent_text(1e-100) == "1e-100"
+    assert exponent_text(0.001) == "0.001"
 
 
 def test_peak_memory_is_the_largest_of_cold_and_warm():

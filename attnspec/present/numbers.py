@@ -14,6 +14,7 @@ One rule per kind of number:
 from __future__ import annotations
 
 import math
+import re
 
 #: The mark :func:`fixed` prints for a missing value.
 DASH = "–"
@@ -134,3 +135,8 @@ def format_power_of_ten(x: float, digits: int = 1) -> str:
     if int(exponent) == 0:
         return mantissa
     return f"{mantissa} × 10{superscript(int(exponent))}"
+
+
+def exponent_text(x: float) -> str:
+    """``x`` in the short form the book prints tolerances in: ``1e-9``, ``2.5e-7``, ``0.001``."""
+    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}").replace("e+", "e")

@@ -26,7 +26,10 @@ from pathlib import Path
 from ..core.paths import EXECUTED, ROOT
 from ..present.claims import verdict
 from ..present.tables import markdown_table
+from .archive import TOP_FILES, folder, in_archive, name
 from .chapters import chapters
+from .pages import PAGES
+from .pdf import release_date
 
 TIMES = ROOT / "benchmarks" / "chapters.json"
 DATA_LOCK = ROOT / "requirements-data.lock"
@@ -67,9 +70,8 @@ def times_table(times: dict) -> str:
 
 
 def locked_versions(path: Path = DATA_LOCK) -> dict[str, str]:
-    """``{package: version}`` of every ``name==version`` line of a lock file."""
-    found = re.findall(r"^([A-Za-z0-9._-]+)==([^\s\\]+)", Path(path).read_text(), re.M)
-    return dict(found)
+    """``{package: version}`` of every ``name==version`` line of a lock file (:func:`lock_pins`)."""
+    return {package: version for package, (version, _) in lock_pins(path).items()}
 
 
 def weight_packages(path: Path = DATA_LOCK) -> str:
@@ -266,10 +268,6 @@ def archive_facts() -> dict[str, object]:
     executed chapters and the packages: its file and folder names, the date that stamps it, the
     generated pages whose executed notebooks it holds, and the files it takes from the tree's top
     (:mod:`attnspec.publish.archive`)."""
-    from .archive import TOP_FILES, folder, in_archive, name
-    from .pages import PAGES
-    from .pdf import release_date
-
     return {
         "name": name(),
         "folder": folder(),
@@ -284,11 +282,6 @@ def deposit_text(doi: str | None) -> str:
     if doi:
         return f"deposited with DOI [{doi}](https://doi.org/{doi})"
     return "not deposited yet (no DOI)"
-
-
-def exponent_text(x: float) -> str:
-    """``x`` in the short form the book prints tolerances in: ``1e-9``, ``2.5e-7``, ``0.001``."""
-    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}").replace("e+", "e")
 
 
 def weight_licenses() -> list[str]:
