@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from attnspec.present.numbers import size_text
 from attnspec.publish import archive, downloads
 
 DATE = "2026-12-01"
@@ -84,7 +85,7 @@ def test_make_pages_refuses_a_symlinked_folder_in_one_line(inputs, tmp_path, mon
 
 
 def test_sizes_read_as_a_reader_expects():
-    assert [downloads.size_text(n) for n in (789, 45_600, 12_340_000)] == [
+    assert [size_text(n) for n in (789, 45_600, 12_340_000)] == [
         "789 bytes",
         "46 kB",
         "12.3 MB",

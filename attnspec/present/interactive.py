@@ -107,16 +107,16 @@ class InteractiveFigure:
     label: str
     dpi: int = field(default=200)
 
-    def html(self) -> str:
+    def html(self, png: str | None = None) -> str:
         """The figure's div and script, without plotly.js, and its static rendering for print (an
-        ``img.attnspec-print``, shown only by ``@media print``); the same bytes on every run."""
+        ``img.attnspec-print``, shown only by ``@media print``; ``png``, when already drawn); the
+        same bytes on every run."""
         body = self.figure.to_html(
             include_plotlyjs=False, full_html=False, div_id=self.div_id, config=CONFIG
         )
         label = html.escape(self.label, quote=True)
-        printed = (
-            f'<img class="attnspec-print" alt="{label}" src="data:image/png;base64,{self.png()}">'
-        )
+        image = png or self.png()
+        printed = f'<img class="attnspec-print" alt="{label}" src="data:image/png;base64,{image}">'
         return (
             f'<div class="attnspec-interactive" role="figure" aria-label="{label}">'
             f"{body}{printed}</div>"
@@ -129,9 +129,10 @@ class InteractiveFigure:
         return base64.b64encode(buffer.getvalue()).decode()
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        png = self.png()  # drawn once: the print image of the HTML and the PNG alike
         return {
-            "text/html": self.html(),
-            "image/png": self.png(),
+            "text/html": self.html(png),
+            "image/png": png,
             "text/plain": f"<interactive figure {self.div_id}>",
         }
 

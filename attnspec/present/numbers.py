@@ -140,3 +140,10 @@ def format_power_of_ten(x: float, digits: int = 1) -> str:
 def exponent_text(x: float) -> str:
     """``x`` in the short form the book prints tolerances in: ``1e-9``, ``2.5e-7``, ``0.001``."""
     return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}").replace("e+", "e")
+
+
+def size_text(size: int) -> str:
+    """A file size for readers: ``12.3 MB`` (10⁶ bytes), ``456 kB`` (10³) or ``789 bytes``."""
+    if size >= 10**6:
+        return f"{size / 10**6:.1f} MB"
+    return f"{size / 10**3:.0f} kB" if size >= 10**3 else f"{size} bytes"

@@ -30,19 +30,13 @@ from pathlib import Path
 from .. import __version__
 from ..core.paths import ROOT
 from ..core.stopping import one_line
+from ..present.numbers import size_text
 from .archive import SUMS, check_printed, folder, name, verify
 from .gate import BUILD, SITE, Refused, in_place
 from .pdf import TARGET as PDF
 
 PAGES = f"{BUILD}/pages"
 DOWNLOADS = "downloads"
-
-
-def size_text(size: int) -> str:
-    """A file size for readers: ``12.3 MB`` (10⁶ bytes), ``456 kB`` (10³) or ``789 bytes``."""
-    if size >= 10**6:
-        return f"{size / 10**6:.1f} MB"
-    return f"{size / 10**3:.0f} kB" if size >= 10**3 else f"{size} bytes"
 
 
 def index_html(files: dict[str, bytes]) -> str:
