@@ -26,6 +26,7 @@ LAYERS = (
     "present",
     "canonical",
     "real",
+    "chapters",
     "publish",
     "commands",
     "cli",

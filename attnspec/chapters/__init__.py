@@ -1,0 +1,8 @@
+"""The book's chapters, one module each: a :class:`~attnspec.chapters.base.ChapterStudy` that
+computes once and gives the chapter's glued values, tables, figures and claims.
+
+This layer sits above the mathematics (``experiments``, ``laws``, ``canonical``, ``real``) and the
+presentation (``present``), and below the book machinery (``publish``). A notebook holds its
+parameters cell, one ``study = <Chapter>.run(**params)``, the prose, and the calls that show what
+the study gives.
+"""

@@ -1,0 +1,83 @@
+"""The one protocol of a chapter: check the parameters, compute once, then the reader-facing hooks.
+
+In the spirit of scipy.stats' ``rv_continuous``: :class:`ChapterStudy` does what every chapter
+shares (checking the parameters against :mod:`attnspec.core.config`, gluing under the chapter's
+prefix, drawing and closing figures, the claims table); a subclass fills in :meth:`compute` (the
+measurements) and the hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from ..core.config import Config, validate
+from ..present.claims import Claim
+from ..present.gluing import glue_values
+from ..present.tables import claims_markdown
+
+
+class ChapterStudy:
+    """A chapter's computation at one set of checked parameters.
+
+    ``ChapterStudy.run(**params)`` checks the parameters (each value's range and every rule that
+    applies to the chapter), then calls :meth:`compute` once; the hooks read what it stored.
+    """
+
+    #: The chapter's short name, its file name in ``notebooks/`` (the rules of its parameters).
+    name: ClassVar[str]
+    #: Prefix of the chapter's glue keys: value ``x`` is glued as ``{prefix}_x``.
+    prefix: ClassVar[str]
+
+    def __init__(self, params: Mapping[str, Any]):
+        self.params = dict(params)
+        self.config = Config.of(self.params)
+
+    @classmethod
+    def run(cls, **params: Any):
+        """The study at ``params``, checked (:func:`attnspec.core.config.validate`) and computed."""
+        study = cls(validate(params, chapter=cls.name))
+        study.compute()
+        return study
+
+    def compute(self) -> None:
+        """Run the chapter's measurements and keep them on the study."""
+        raise NotImplementedError
+
+    def values(self) -> dict[str, Any]:
+        """The glued values by name, each rounded to the digits its standard error supports."""
+        return {}
+
+    def tables(self) -> dict[str, str]:
+        """The chapter's tables as Markdown, by name."""
+        return {}
+
+    def figures(self) -> dict[str, Callable[[], Any]]:
+        """A function drawing each glued figure, by the figure's glue name."""
+        return {}
+
+    def claims(self) -> list[Claim]:
+        """The chapter's checked claims, in the order of its claims table."""
+        return []
+
+    def glue(self) -> None:
+        """Glue every value and every figure (drawn, then closed) under :attr:`prefix`."""
+        import matplotlib.pyplot as plt
+
+        glue_values(self.prefix, self.values())
+        for key, draw in self.figures().items():
+            fig = draw()
+            glue_values(self.prefix, {key: fig})
+            plt.close(fig)
+
+    def table(self, name: str):
+        """Table ``name`` for display in the notebook."""
+        from IPython.display import Markdown
+
+        return Markdown(self.tables()[name])
+
+    def claims_table(self):
+        """The claims table (:func:`attnspec.present.tables.claims_markdown`) for display."""
+        from IPython.display import Markdown
+
+        return Markdown(claims_markdown(self.claims()))

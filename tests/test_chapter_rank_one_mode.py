@@ -1,0 +1,45 @@
+"""The rank-one-mode chapter's study at small parameters: its verdicts, key values, tables and
+figures are pinned here, in the fast loop, not only by nbval on the stored notebook."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from attnspec.chapters.rank_one_mode import RankOneMode
+from attnspec.core.errors import InvalidInput
+from tests.helpers import verdicts_of
+
+SMALL = dict(d=120, beta=1.0, trials=4, seed=0, c_poly=2.0, d_values=[60, 120, 240])
+
+
+@pytest.fixture
+def study():
+    return RankOneMode.run(**SMALL)
+
+
+def test_verdicts_and_key_values_at_small_parameters(study):
+    # three sizes leave one degree of freedom: too few for the slope's uncertainty, so ✗
+    assert verdicts_of(study.claims()) == "✓✓✗✓✓✓"
+    v = study.values()
+    assert v["s1_txt"] == "1.0094 ± 0.0011" and v["srank_txt"] == "2.54 ± 0.06"
+    assert v["excess_slope_txt"] == "-1.04 (too few sizes for an uncertainty)"
+    assert v["outlier_models"] == r"$\sqrt{d}\,A$, $Y$" and v["max_abs_z"] == 2.7
+    assert v["trials"] == 4 and v["n_sizes"] == 3
+
+
+def test_tables_and_figures(study):
+    tables = study.tables()
+    assert set(tables) == {"trials", "excess", "top", "deficits"}
+    assert tables["trials"].count("\n") == 2 + SMALL["trials"] - 1
+    assert tables["excess"].count("\n") == 2 + len(SMALL["d_values"]) - 1
+    for name, draw in study.figures().items():
+        fig = draw()
+        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
+        plt.close(fig)
+    assert study.stable_rank_lines().splitlines()[0] == "bidirectional srank(A) = 2.538 ± 0.055"
+
+
+def test_parameters_are_checked_before_any_computation():
+    with pytest.raises(InvalidInput, match="trials"):
+        RankOneMode.run(**SMALL | {"trials": 0})
