@@ -1,7 +1,7 @@
 """Provenance of an executed chapter: its results file, and the difference between two of them.
 
-Every execution of a chapter (``python -m attnspec.publish.chapters execute`` for the book,
-``attnspec run`` for a reader) writes ``CHAPTER.results.json`` beside the executed notebook,
+Every execution of a chapter (``attnspec notebooks`` for the book, ``attnspec run`` for a
+reader) writes ``CHAPTER.results.json`` beside the executed notebook,
 atomically. It holds the chapter's name and parameters, every glued value (key, value as JSON,
 printed form), every claim (text, measured, criterion, verdict), the attnspec version with the
 stamp of what produced the outputs (:func:`stamp`), the versions of Python, numpy, scipy,

@@ -39,6 +39,7 @@ def setup(app):
     )  # every chapter page ends with its provenance (book/_ext/provenance.py)
     app.setup_extension("site_chrome")  # no Thebe, no sources or maps, accessible (site_chrome.py)
     app.setup_extension("citation")  # code, downloads and "Cite this chapter" (citation.py)
+    app.setup_extension("source_links")  # "Source · Re-run" under figures and claims tables
     app.setup_extension("book_site")  # stylesheet, glue:md as MyST, API summaries (book_site.py)
     app.connect("build-finished", _copy)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

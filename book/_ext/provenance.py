@@ -82,8 +82,8 @@ def block(results: dict) -> str:
     )
     made = f"Executed {e(results.get('time') or '')} (UTC) with {listed}."
     return (
-        f'<details class="attnspec-provenance"><summary>Provenance: the parameters, versions and '
-        f"command that produced this page</summary>"
+        '<details class="attnspec-provenance" id="provenance"><summary>Provenance: the '
+        "parameters, versions and command that produced this page</summary>"
         f"<p>{made}{stamp(results.get('attnspec') or {})}</p>"
         f'<table class="table"><thead><tr><th>parameter</th><th>value</th></tr></thead>'
         f"<tbody>{rows}</tbody></table>"

@@ -1,0 +1,79 @@
+"""Sphinx extension: a "Source · Re-run" line under every figure and claims table of a chapter.
+
+"Source" links the highlighted source (``sphinx.ext.viewcode``) of the chapter study's hook that
+made it: :meth:`~attnspec.chapters.base.ChapterStudy.figures` for a figure,
+:meth:`~attnspec.chapters.base.ChapterStudy.claims` for the claims table. "Re-run" links the
+chapter's provenance block (book/_ext/provenance.py), which holds the exact command; the line shows
+its short form, ``attnspec run CHAPTER``. In a build without viewcode's pages (the single-page HTML
+the PDF is printed from) the line has no "Source" link. Loaded by ``local_mathjax``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+
+from docutils import nodes
+
+import attnspec.chapters
+from attnspec.chapters.base import ChapterStudy
+
+CHAPTERS = "book/chapters/"
+
+
+@functools.cache
+def studies() -> dict[str, type[ChapterStudy]]:
+    """Every chapter's study class, by chapter name."""
+    found = {}
+    for info in pkgutil.iter_modules(attnspec.chapters.__path__):
+        module = importlib.import_module(f"attnspec.chapters.{info.name}")
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, ChapterStudy)
+                and value.__module__ == module.__name__
+                and "name" in vars(value)
+            ):
+                found[value.name] = value
+    return found
+
+
+def is_claims_table(table: nodes.table) -> bool:
+    """A claims table (attnspec.present.tables.claims_markdown): its last column is "verdict"."""
+    head = next(iter(table.findall(nodes.thead)), None)
+    entries = list(head.findall(nodes.entry)) if head is not None else []
+    return bool(entries) and entries[-1].astext().strip() == "verdict"
+
+
+def line(app, docname: str, study: type[ChapterStudy], hook: str) -> nodes.paragraph:
+    """``Source · Re-run: attnspec run CHAPTER`` for ``study``'s method ``hook``."""
+    method = getattr(study, hook)
+    para = nodes.paragraph(classes=["attnspec-source"])
+    if app.builder.name == "html":  # viewcode writes its pages for this builder only
+        page = "_modules/" + method.__module__.replace(".", "/")
+        uri = app.builder.get_relative_uri(docname, page) + "#" + method.__qualname__
+        para += nodes.reference("", "Source", refuri=uri, internal=True)
+        para += nodes.Text(" · ")
+    para += nodes.reference("", "Re-run", refuri="#provenance", internal=True)
+    para += nodes.Text(": ")
+    para += nodes.literal("", f"attnspec run {study.name}")
+    return para
+
+
+def add_lines(app, doctree, docname: str) -> None:
+    if not docname.startswith(CHAPTERS):
+        return
+    study = studies().get(docname.removeprefix(CHAPTERS))
+    if study is None:
+        return
+    for figure in list(doctree.findall(nodes.figure)):
+        figure.parent.insert(figure.parent.index(figure) + 1, line(app, docname, study, "figures"))
+    for table in list(doctree.findall(nodes.table)):
+        if is_claims_table(table):  # after the table's counts and notes: its output's end
+            table.parent.append(line(app, docname, study, "claims"))
+
+
+def setup(app):
+    app.connect("doctree-resolved", add_lines)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
