@@ -1,0 +1,62 @@
+"""The bulk-equivalence chapter's study at small parameters: its verdicts, key values, table and
+figures are pinned here, in the fast loop, not only by nbval on the stored notebook."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from attnspec.chapters.bulk_equivalence import BulkEquivalence
+from attnspec.core.errors import InvalidInput
+from tests.helpers import verdicts_of
+
+SMALL = dict(
+    d=120,
+    beta=1.0,
+    trials=4,
+    seed=0,
+    remove_top_k=3,
+    c_poly=2.0,
+    hist_bins=120,
+    hist_min=0.0,
+    hist_max=8.0,
+)
+
+
+@pytest.fixture
+def study():
+    return BulkEquivalence.run(**SMALL)
+
+
+def test_verdicts_and_key_values_at_small_parameters(study):
+    # at d = 120 the noise floor is wide: Y_f^lin's lead and the L1 ranking are not resolved (○)
+    assert verdicts_of(study.claims()) == "○✓✓○"
+    v = study.values()
+    assert v["ks_Y_f_lin"] == 0.071 and v["ks_floor_max"] == 0.024 and v["ratio_ks_Y_f_lin"] == 4.0
+    assert v["farthest"] == r"$Y_f^{\mathrm{lin}}$" and v["within_ks"] == "$Y_f$, $Y_Q$"
+    assert v["rank_ks"] == r"$Y_Q$ < $Y_f$ < $Y$ < $Y_Q^{\mathrm{lin}}$ < $Y_f^{\mathrm{lin}}$"
+    assert v["farthest_ks"] == "not resolved" and v["n_values"] == 4 * (120 - 3)
+    assert v["edge"] == 9.0095 and v["mp_edge"] == 6.873 and v["d"] == 120
+    assert study.claims()[1].measured == "KS 0.071 = 4.0 × floor"
+
+
+def test_tables_and_figures(study):
+    tables = study.tables()
+    assert set(tables) == {"distances"}
+    rows = tables["distances"].splitlines()
+    assert len(rows) == 2 + 6 + 1 and all(row.count("|") == 5 for row in rows)
+    assert rows[-1].startswith("| *noise floor* (mean; max over 3 repetitions) |")
+    assert rows[-1].endswith("| 0.28; 0.29 | 0.018; 0.024 | 0.043; 0.057 |")
+    figures = study.figures()
+    assert set(figures) == {"fig_cdf", "fig_law"}
+    for name, draw in figures.items():
+        fig = draw()
+        labels = {ax.get_xlabel() for ax in fig.axes}
+        assert fig.axes and r"squared singular value $\lambda$" in labels, name
+        plt.close(fig)
+
+
+def test_parameters_are_checked_before_any_computation(cache_dir):
+    with pytest.raises(InvalidInput, match="hist_min"):
+        BulkEquivalence.run(**SMALL | {"hist_min": 9.0})
+    assert not cache_dir.exists() or not any(cache_dir.iterdir())
