@@ -148,3 +148,39 @@ def test_title_check_sees_raw_tex(tmp_path):
         "Beyond \\(\\ell = d\\)",
         "Where d_{qk} grows",
     ]
+
+
+# ---- "Source · Re-run" under every figure and claims table (book/_ext/source_links.py) ----------
+
+SOURCE_LINE = re.compile(
+    r'<p class="attnspec-source"><a class="reference internal" href="([^"#]+)#([\w.]+)">Source</a>'
+    r' · <a class="reference internal" href="#provenance">Re-run</a>: <code[^>]*>(.*?)</code></p>',
+    re.S,
+)
+CLAIMS_TABLE = re.compile(r"<table\b(?:(?!</table>).)*?<th[^>]*>\s*(?:<p>)?verdict", re.S)
+
+
+def source_lines(page: Path, chapter: str) -> list[tuple[str, str]]:
+    """The page's Source lines as (hook, what follows), checked: each links a viewcode anchor that
+    exists, the provenance block, and names ``attnspec run CHAPTER``."""
+    text = page.read_text(encoding="utf-8")
+    assert 'id="provenance"' in text
+    found = []
+    for match in SOURCE_LINE.finditer(text):
+        target = (page.parent / match.group(1)).resolve()
+        assert target.is_file() and f'id="{match.group(2)}"' in target.read_text(), match.group(0)
+        assert _text(match.group(3)) == f"attnspec run {chapter}"
+        found.append(match.group(2).rpartition(".")[2])
+    return found
+
+
+@pytest.mark.parametrize("name", [n for n in toc_pages() if n.startswith("book/chapters/")])
+def test_every_figure_and_claims_table_has_a_source_line(site, name):
+    page = site / f"{name}.html"
+    text = page.read_text(encoding="utf-8")
+    hooks = source_lines(page, name.rpartition("/")[2])
+    figures, tables = text.count("</figure>"), len(CLAIMS_TABLE.findall(text))
+    assert figures and tables
+    assert hooks.count("figures") == figures and hooks.count("claims") == tables
+    after = re.findall(r"</figure>\s*(.{0,400})", text, re.S)
+    assert all(SOURCE_LINE.match(rest) for rest in after)

@@ -5,7 +5,8 @@ made it: :meth:`~attnspec.chapters.base.ChapterStudy.figures` for a figure,
 :meth:`~attnspec.chapters.base.ChapterStudy.claims` for the claims table. "Re-run" links the
 chapter's provenance block (book/_ext/provenance.py), which holds the exact command; the line shows
 its short form, ``attnspec run CHAPTER``. In a build without viewcode's pages (the single-page HTML
-the PDF is printed from) the line has no "Source" link. Loaded by ``local_mathjax``.
+the PDF is printed from) the line has no "Source" link. viewcode writes the pages of the chapters
+layer only: those of the whole package would add 6 MB to the site. Loaded by ``local_mathjax``.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ import importlib
 import pkgutil
 
 from docutils import nodes
+from sphinx import addnodes
 
 import attnspec.chapters
 from attnspec.chapters.base import ChapterStudy
 
 CHAPTERS = "book/chapters/"
+#: The modules whose highlighted source viewcode writes.
+SHOWN = "attnspec.chapters"
 
 
 @functools.cache
@@ -74,6 +78,17 @@ def add_lines(app, doctree, docname: str) -> None:
             table.parent.append(line(app, docname, study, "claims"))
 
 
+def chapters_only(app, doctree) -> None:
+    """Mark every other documented module as having no source page, before viewcode reads the
+    page (viewcode skips a module its ``_viewcode_modules`` maps to False)."""
+    modules = app.builder.env.__dict__.setdefault("_viewcode_modules", {})
+    for signature in doctree.findall(addnodes.desc_signature):
+        module = signature.get("module") or ""
+        if module != SHOWN and not module.startswith(SHOWN + "."):
+            modules[module] = False
+
+
 def setup(app):
+    app.connect("doctree-read", chapters_only, priority=400)  # before viewcode's (500)
     app.connect("doctree-resolved", add_lines)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
