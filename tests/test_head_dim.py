@@ -1,5 +1,6 @@
 """Head dimension d_qk != d: exact score statistics, the limit law at d_qk = c d, Pennington and
-Worah's form at (phi, psi), the trials and gaps, the chapter's tables and claims."""
+Worah's form at (phi, psi), the trials and gaps, the study's points (the chapter's tables, values
+and claims: tests/test_chapter_head_dimension.py)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,6 @@ from attnspec.models.head_dim import (
 )
 from attnspec.models.nonlinearity import f, theta_f
 from attnspec.numerics.spectra import ks_to_law_below_quantile, squared_singular_values
-from attnspec.present import plotting
-from attnspec.publish import head_dim as report
-from tests.helpers import verdicts_of
 
 THETA = theta_f(1.0)
 
@@ -275,51 +273,10 @@ def study(monkeypatch):
     )
 
 
-def test_study_tables_values_claims_and_figures(study):
+def test_study_maps_and_points(study):
     assert [q.d_qk for q in study.maps[1.0]] == [96, 24, 12]
     assert set(study.maps) == {0.5, 1.0} and study.point(12).exact is not None
     assert study.point(12, 0.5).exact is None and study.point(12, 0.5).chain == {}
-    values = report.values(study)
-    for key in ("ks_1000", "ks_64", "floor_64", "ks_64_txt", "growth_txt", "threshold"):
-        assert key in values
-    assert values["ks_64"] == pytest.approx(study.point(12).gap.ks, abs=0.01)
-    assert values["ks_1000"] == pytest.approx(study.point(96).gap.ks, abs=0.01)
-    assert values["theta2_exact_64"] > values["theta2"]
-    assert values["hadamard_rank_min"] == 78  # binom(12 + 1, 2) < 96
-    head = study.point(12)
-    assert set(head.chain) == set(report.STEPS)
-    consecutive = [k for k in report.STEPS if k != ("rows_f", "rows_G")]
-    assert [a for a, _ in consecutive][1:] == [b for _, b in consecutive][:-1]
-    for table in (
-        report.map_table(study),
-        report.chain_table(study),
-        report.series_table(study),
-        report.normalizer_table(study),
-        report.beta_table(study),
-        report.law_table({1.0: HeadDimensionLaw(*THETA, 1.0)}),
-    ):
-        assert table.startswith("| ") and "nan" not in table
-    claims = report.claims(study, 1e-12)
-    assert verdicts_of(claims) == "○✗○○✓○✓✓✓✗✓✓✓"
-    assert claims[-1].holds and all(c.provenance for c in claims)
-    fig = plotting.gap_against_ratio(**report.map_figure_data(study))
-    assert min(t.get_fontsize() for t in fig.findobj(plotting.plt.Text) if t.get_text()) >= 9
-    plotting.plt.close(fig)
-    fig = plotting.legible(
-        plotting.loglog_fits([48, 96], report.series_figure_data(study), "$d$", "gap")
-    )
-    assert fig.get_size_inches()[0] <= 7.0 + 1e-9
-    assert min(t.get_fontsize() for t in fig.findobj(plotting.plt.Text) if t.get_text()) >= 9
-    plotting.plt.close(fig)
-
-
-def test_ratio_text():
-    assert [report.ratio_text(c) for c in (1.0, 0.25, 0.0625, 0.064)] == [
-        "1",
-        "1/4",
-        "1/16",
-        "0.064",
-    ]
 
 
 # ---- parameters -------------------------------------------------------------------------------

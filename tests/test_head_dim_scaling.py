@@ -1,5 +1,6 @@
 """The scan d_qk = ceil(d^alpha): head dimensions, the crossing of the rate and its standard error,
-the scan's table, values, claims and figures."""
+the scan's points and rates, its parameters (the scan's table, values, claims and figures:
+tests/test_chapter_head_dimension.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,6 @@ from attnspec.core.config import validate
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
-from attnspec.numerics.fitting import RateFit
-from attnspec.present import plotting
-from attnspec.publish import head_dim_scaling as report
 
 
 def test_head_dims_are_ceilings_of_exact_powers():
@@ -57,50 +55,11 @@ def scan(monkeypatch):
     return hs.run_alpha_scan([1.0, 0.5], [24, 32, 48, 64], 1.0, 0, 96, 1)
 
 
-def test_scan_table_values_claims_and_figures(scan):
+def test_scan_points_and_rates(scan):
     assert scan.alphas == [1.0, 0.5]
     assert [p.d_qk for p in scan.points[0.5]] == [5, 6, 7, 8]
     assert [p.trials for p in scan.points[1.0]] == [4, 3, 2, 2]
     assert all(np.isfinite(scan.rate(a)[0]) for a in scan.alphas)
-    table = report.scan_table(scan)
-    assert table.startswith("| ") and "5 → 6 → 7 → 8" in table
-    values = report.values(scan, 64, [256, 4096])
-    assert values["real_alpha_min"] == 0.5 and values["real_alpha_max"] == 0.75
-    assert values["real_n_boundary"] == 2048
-    assert values["alpha_rate_0_5_alpha"] == 0.5 and values["alpha_rate_0_75_alpha"] in (0.5, 1.0)
-    claims = report.claims(scan, 64, [256, 4096])
-    assert len(claims) == 5 and all(c.holds in (True, False, None) for c in claims)
-    fig = plotting.rate_against_exponent(**report.figure_data(scan, 64, [256, 4096]))
-    assert min(t.get_fontsize() for t in fig.findobj(plotting.plt.Text) if t.get_text()) >= 9
-    plotting.plt.close(fig)
-    fig = plotting.legible(
-        plotting.loglog_fits(scan.d_values, report.series_figure_data(scan), "$d$", "gap")
-    )
-    assert fig.get_size_inches()[0] <= 7.0 + 1e-9
-    plotting.plt.close(fig)
-
-
-def _scan_with(rates: dict[float, tuple[float, float]]) -> hs.AlphaScan:
-    """A scan with given rates (and standard errors), no points: for the claims' verdicts."""
-    fits = {a: RateFit(r, 0.0, se, se, 4) for a, (r, se) in rates.items()}
-    alphas = sorted(rates, reverse=True)
-    cross = hs.rate_crossing(alphas, [rates[a][0] for a in alphas], [rates[a][1] for a in alphas])
-    return hs.AlphaScan(alphas, [256, 512, 1024, 2048], {}, fits, cross)
-
-
-def test_the_hypothesis_verdict_follows_the_intervals():
-    # the gap still falls at 1/2 and the crossing is far below it: refuted
-    refuted = report.claims(
-        _scan_with({1.0: (0.8, 0.05), 0.5: (0.15, 0.01), 0.3: (-0.05, 0.01)}), 64, [256, 4096]
-    )
-    assert refuted[2].holds is False
-    # the rate at 1/2 is unresolved from 0 and the crossing is near 1/2: open
-    near = _scan_with({1.0: (0.8, 0.05), 0.5: (0.0, 0.02), 0.3: (-0.2, 0.02)})
-    assert near.crossing.alpha == pytest.approx(0.5)
-    assert report.claims(near, 64, [256, 4096])[2].holds is None
-    # no crossing: the boundary claim and the real-head claim are open
-    none = report.claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.3, 0.02)}), 64, [256, 4096])
-    assert none[1].holds is None and none[4].holds is None and "α* < 0.5" in none[1].measured
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,126 @@
+"""The head-dimension chapter's study at small parameters: its verdicts, key values, tables and
+figures are pinned here, in the fast loop, not only by nbval on the stored notebook; the scan's
+claims on hand-made rates."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from attnspec.chapters.head_dimension import STEPS, HeadDimension, ratio_text, real_exponents
+from attnspec.core.errors import InvalidInput
+from attnspec.experiments import head_dim as hd
+from attnspec.experiments import head_dim_scaling as hs
+from attnspec.numerics.fitting import RateFit
+from tests.helpers import verdicts_of
+
+SMALL = dict(
+    d=96,
+    d_qk_values=[96, 24, 12],
+    beta=1.0,
+    betas=[0.5, 1.0],
+    trials=2,
+    d_values=[48, 96],
+    head_ratios=[1.0, 0.25],
+    d_qk=12,
+    alphas=[1.0, 0.5],
+    alpha_d_values=[24, 32, 48, 64],
+    real_contexts=[256, 4096],
+    pooled_values=96,
+    seed=0,
+    remove_top_k=1,
+)
+
+
+@pytest.fixture
+def study(monkeypatch):
+    monkeypatch.setattr(hd, "map_processes", lambda func, args: [func(*a) for a in args])
+    return HeadDimension.run(**SMALL)
+
+
+def test_verdicts_and_key_values_at_small_parameters(study):
+    # the study's thirteen claims, then the scan's five
+    assert verdicts_of(study.claims()) == "○✗○○✓○✓✓✓✗✓✓✓" + "✓✓○○○"
+    claims = study.map_claims()
+    assert claims[-1].holds and all(c.provenance for c in claims)
+    v = study.values()
+    for key in ("ks_1000", "ks_64", "floor_64", "ks_64_txt", "growth_txt", "threshold"):
+        assert key in v
+    assert v["ks_64"] == pytest.approx(study.result.point(12).gap.ks, abs=0.01)
+    assert v["ks_1000"] == pytest.approx(study.result.point(96).gap.ks, abs=0.01)
+    assert v["theta2_exact_64"] > v["theta2"]
+    assert v["hadamard_rank_min"] == 78  # binom(12 + 1, 2) < 96
+    assert v["real_alpha_min"] == 0.2987 and v["real_alpha_max"] == 0.4481  # log 12 / log n
+    assert v["real_n_boundary"] == 72  # d_qk = sqrt(2 n)
+    assert v["alpha_rate_0_5_alpha"] == 0.5 and v["alpha_rate_0_75_alpha"] == 1.0
+    assert study.grid_lines().splitlines()[0] == (
+        "map: d = 96; d_qk = 96, 24, 12; beta = 0.5, 1; 2 trials each"
+    )
+
+
+def test_tables_and_figures(study):
+    tables = study.tables()
+    assert set(tables) == {"laws", "map", "series", "scan", "normalizers", "chain", "beta"}
+    for name, table in tables.items():
+        assert table.startswith("| ") and "nan" not in table, name
+    assert "5 → 6 → 7 → 8" in tables["scan"]
+    assert tables["map"].count("\n") == 2 + len(SMALL["d_qk_values"]) - 1
+    # the chain table's columns: every step computed, the consecutive ones linked end to start
+    assert set(study.result.point(12).chain) == set(STEPS)
+    consecutive = [k for k in STEPS if k != ("rows_f", "rows_G")]
+    assert [a for a, _ in consecutive][1:] == [b for _, b in consecutive][:-1]
+    for name, draw in study.figures().items():
+        fig = draw()
+        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
+        assert fig.get_size_inches()[0] <= 7.0 + 1e-9, name
+        sizes = [t.get_fontsize() for t in fig.findobj(plt.Text) if t.get_text()]
+        if name != "fig_alpha_series":
+            assert min(sizes) >= 9, name
+        plt.close(fig)
+
+
+def test_real_exponents():
+    assert real_exponents(64, [256, 4096]) == pytest.approx((0.5, 0.75), abs=1e-12)
+
+
+def test_ratio_text():
+    assert [ratio_text(c) for c in (1.0, 0.25, 0.0625, 0.064)] == [
+        "1",
+        "1/4",
+        "1/16",
+        "0.064",
+    ]
+
+
+def _scan_with(rates: dict[float, tuple[float, float]]) -> hs.AlphaScan:
+    """A scan with given rates (and standard errors), no points: for the claims' verdicts."""
+    fits = {a: RateFit(r, 0.0, se, se, 4) for a, (r, se) in rates.items()}
+    alphas = sorted(rates, reverse=True)
+    cross = hs.rate_crossing(alphas, [rates[a][0] for a in alphas], [rates[a][1] for a in alphas])
+    return hs.AlphaScan(alphas, [256, 512, 1024, 2048], {}, fits, cross)
+
+
+def _scan_claims(scan: hs.AlphaScan):
+    """The scan's claims for a head of d_qk = 64 at contexts 256 and 4096 (nothing computed)."""
+    study = HeadDimension(dict(d_qk=64, real_contexts=[256, 4096]))
+    study.scan = scan
+    return study.scan_claims()
+
+
+def test_the_hypothesis_verdict_follows_the_intervals():
+    # the gap still falls at 1/2 and the crossing is far below it: refuted
+    refuted = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.15, 0.01), 0.3: (-0.05, 0.01)}))
+    assert refuted[2].holds is False
+    # the rate at 1/2 is unresolved from 0 and the crossing is near 1/2: open
+    near = _scan_with({1.0: (0.8, 0.05), 0.5: (0.0, 0.02), 0.3: (-0.2, 0.02)})
+    assert near.crossing.alpha == pytest.approx(0.5)
+    assert _scan_claims(near)[2].holds is None
+    # no crossing: the boundary claim and the real-head claim are open
+    none = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.3, 0.02)}))
+    assert none[1].holds is None and none[4].holds is None and "α* < 0.5" in none[1].measured
+
+
+def test_parameters_are_checked_before_any_computation(monkeypatch):
+    monkeypatch.setattr(HeadDimension, "compute", lambda self: pytest.fail("computed"))
+    with pytest.raises(InvalidInput, match="alphas"):
+        HeadDimension.run(**SMALL | {"alphas": [0.5, 0.5]})
