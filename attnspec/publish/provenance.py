@@ -16,6 +16,7 @@ to the next (parameters and versions), so re-executing the book leaves no diff.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import math
@@ -271,8 +272,6 @@ def find_results(path: str | Path, chapter: str | None = None) -> Path:
     return path
 
 
-#: kinds of a glued value in a results file
-KINDS = ("number", "text", "markdown", "figure")
 #: the largest results file read (the book's largest is about 0.1 MiB)
 MAX_RESULTS_BYTES = 64 * 2**20
 
@@ -302,47 +301,48 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number in strict JSON")
 
 
+#: The JSON Schema of a results file, shipped with the package (linked from the Reproduce page).
+SCHEMA = Path(__file__).with_name("results.schema.json")
+
+
+@functools.cache
+def schema_validator():
+    """A validator of :data:`SCHEMA` (Draft 2020-12)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(SCHEMA.read_text()))
+
+
 def check_results(
     data: Any, path: str | Path, chapters: Collection[str] | None = None
 ) -> dict[str, Any]:
-    """``data`` if it has the shape :func:`diff` reads, else InvalidInput naming what is wrong.
+    """``data`` if it is a results file (:data:`SCHEMA`), else InvalidInput naming what is wrong.
 
-    An object with ``chapter`` (a name of ``chapters``, when given), ``values`` (objects with a
-    string ``key``, a ``kind`` of :data:`KINDS`, a string ``text``, and for a number a finite int
-    or float ``value``) and ``claims`` (objects with a string ``claim`` and ``holds`` true, false
-    or null). Other fields are not read.
+    Beyond the schema: ``chapter`` must be one of ``chapters`` (when given), every number finite,
+    and no value key may appear twice.
     """
+    from jsonschema.exceptions import best_match
 
     def bad(why: str) -> InvalidInput:
         return InvalidInput(f"{path}: not a results file ({why})")
 
-    if not isinstance(data, dict) or not {"chapter", "values", "claims"} <= set(data):
-        raise bad("needs chapter, values and claims")
+    error = best_match(schema_validator().iter_errors(data))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise bad(f"{where.lstrip('.') or 'the file'}: {_short(error.message, 160)}")
     chapter = data["chapter"]
-    if not isinstance(chapter, str) or (chapters is not None and chapter not in chapters):
-        known = f"; chapters: {', '.join(chapters)}" if chapters is not None else ""
-        raise bad(f"chapter {chapter!r} is not a chapter of the book{known}")
-    if not isinstance(data["values"], list) or not isinstance(data["claims"], list):
-        raise bad("values and claims must be lists")
+    if chapters is not None and chapter not in chapters:
+        raise bad(
+            f"chapter {printable(chapter)!r} is not a chapter of the book; chapters: "
+            + ", ".join(chapters)
+        )
     for i, v in enumerate(data["values"]):
-        if not (
-            isinstance(v, dict)
-            and isinstance(v.get("key"), str)
-            and v.get("kind") in KINDS
-            and isinstance(v.get("text"), str)
-        ):
-            raise bad(f"values[{i}] must be an object with a string key, a kind and a string text")
-        if v["kind"] == "number" and not _finite_number(v.get("value")):
-            raise bad(f"values[{i}] ({v['key']}): {v.get('value')!r} is not a finite number")
+        if v["kind"] == "number" and not _finite_number(v["value"]):
+            raise bad(f"values[{i}] ({printable(v['key'])}): {v['value']!r} is not a finite number")
     keys = [v["key"] for v in data["values"]]
     if len(set(keys)) != len(keys):
         twice = next(k for k in keys if keys.count(k) > 1)
         raise bad(f"the value key {printable(twice)!r} appears more than once")
-    for i, c in enumerate(data["claims"]):
-        if not (isinstance(c, dict) and isinstance(c.get("claim"), str)):
-            raise bad(f"claims[{i}] must be an object with a string claim")
-        if "holds" not in c or not (c["holds"] is None or isinstance(c["holds"], bool)):
-            raise bad(f"claims[{i}]: holds must be true, false or null")
     return data
 
 
