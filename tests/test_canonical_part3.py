@@ -1,26 +1,20 @@
 """Part III's canonical modules: rate tests, exact two-score spectra, the upper bound's constant,
-the diagonal order, closed forms of the rank study, and the chapters' figure functions."""
+the diagonal order, the closed forms of the ranks and the crossing bracket (the chapters' studies
+and figures: tests/test_chapter_canonical_*.py)."""
 
 from __future__ import annotations
 
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import numpy as np
 import pytest
 
 from attnspec.canonical import model, order, rates, upper_bound
-from attnspec.canonical.bidirectional_study import bidirectional_study
 from attnspec.canonical.rank_study import harmonic_erank1, sigma0_erank2
 from attnspec.canonical.summary import bidirectional_summary
 from attnspec.canonical.two_score import two_score_summary
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.spectra import erank1, erank2
-from attnspec.publish import canonical_figures
-from tests.helpers import verdicts_of
 
 # --- rate tests -----------------------------------------------------------------------------------
 
@@ -136,36 +130,7 @@ def test_two_token_example_and_orders():
         order.ordered(s, "sideways", 0)
 
 
-# --- the bidirectional study and its figures ------------------------------------------------------
-
-
-def test_bidirectional_study_claims_and_figures():
-    st = bidirectional_study([64, 128, 256], 4, 2.0, 0, 128)
-    claims = st.claims()
-    assert verdicts_of(claims) == "✓✓✓✓✓✓✓○✓✓✓✓○✓✓✓✓✓✓✓"
-    values = st.glue_values()
-    assert values["k"] == 4 and values["ell_max"] == 256
-    for fig in (canonical_figures.canonical_profile(st), canonical_figures.canonical_forms(st)):
-        assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible())
-        canonical_figures.plt.close(fig)
-
-
-def test_causal_study_claims_and_figures():
-    from attnspec.canonical.causal_study import causal_study
-
-    st = causal_study([64, 128, 256], 4, 2.0, 0, 128)
-    claims = st.claims()
-    assert verdicts_of(claims) == "✓✓✓✓✓✓✗○✓✓✓"
-    values = st.glue_values()
-    assert values["order_lambda2_desc"] == 0.5 and values["order_lambda2_asc"] == 0.8
-    assert st.bounds["bulk uniform in [0, B]"][256].constant <= 1.0 + 1e-9
-    for fig in (
-        canonical_figures.canonical_causal(st),
-        canonical_figures.canonical_bound(st),
-        canonical_figures.canonical_order(st),
-    ):
-        assert fig.legends
-        canonical_figures.plt.close(fig)
+# --- the crossing bracket -------------------------------------------------------------------------
 
 
 def test_crossing_bracket_halves_doubles_and_gives_up():

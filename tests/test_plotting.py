@@ -1,5 +1,5 @@
 """Every figure function of the figure modules (:mod:`attnspec.present.plotting`, and Part III's
-:mod:`~attnspec.publish.canonical_figures` and :mod:`~attnspec.publish.real_figures`) meets the
+:mod:`~attnspec.chapters.canonical_figures` and :mod:`~attnspec.publish.real_figures`) meets the
 book's figure standard.
 
 Each public function draws from small synthetic input shaped like its chapter's (as many series and
@@ -32,11 +32,12 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
+from attnspec.chapters import canonical_figures
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.notation import symbol
 from attnspec.present import plotting, style
-from attnspec.publish import canonical_figures, real_figures
+from attnspec.publish import real_figures
 from attnspec.real.circular import AngleDistances
 from attnspec.real.models import MODELS
 from attnspec.real.rank_scale import Point, RankScale
@@ -209,7 +210,7 @@ K = 4
 
 
 def bidirectional():
-    """A :class:`attnspec.canonical.bidirectional_study.BidirectionalStudy`-shaped namespace."""
+    """A :class:`attnspec.chapters.canonical_model.CanonicalModel`-shaped namespace."""
     from attnspec.canonical.model import bidirectional_profile
 
     def at(ell, f):
@@ -229,7 +230,7 @@ def bidirectional():
 
 
 def causal():
-    """A :class:`attnspec.canonical.causal_study.CausalStudy`-shaped namespace."""
+    """A :class:`attnspec.chapters.canonical_causal.CanonicalCausal`-shaped namespace."""
     from attnspec.canonical.order import ORDERS
 
     def spectrum(ell):
@@ -273,7 +274,7 @@ def causal():
 
 
 def ranks():
-    """A :class:`attnspec.canonical.rank_study.RankStudy`-shaped namespace."""
+    """A :class:`attnspec.chapters.canonical_ranks.CanonicalRanks`-shaped namespace."""
     from attnspec.canonical.cesaro import CesaroPoint
 
     g = np.array([2.0**j for j in range(6, 15)])

@@ -6,14 +6,18 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..canonical.cesaro import HARDY_LIMIT
+from ..canonical.model import bidirectional_profile, stable_rank_limit
+from ..canonical.order import ORDERS
+from ..canonical.rank_study import harmonic_erank1, sigma0_erank2
+from ..canonical.two_score import two_score_summary
+from ..canonical.upper_bound import bound_profile
 from ..present.plotting import guide_line, panel_grid, series_line, ticks_at
 
 
 def canonical_profile(study) -> plt.Figure:
     """Bidirectional singular values against the profile at each length, and the profile error
-    against ℓ (:class:`attnspec.canonical.bidirectional_study.BidirectionalStudy`)."""
-    from attnspec.canonical.model import bidirectional_profile
-
+    against ℓ (:class:`~attnspec.chapters.canonical_model.CanonicalModel`)."""
     k = study.k
     panels = []
     for x, y in zip(study.at["log"], study.at["lin"], strict=True):
@@ -62,9 +66,6 @@ def canonical_profile(study) -> plt.Figure:
 def canonical_forms(study) -> plt.Figure:
     """The two forms of srank ≈ k + 1: srank/(k + 1) against c at the largest ℓ, and
     srank − (k + 1) with k = √ℓ against ℓ."""
-    from attnspec.canonical.model import stable_rank_limit
-    from attnspec.canonical.two_score import two_score_summary
-
     ell = study.ells[-1]
     ks = np.unique(np.round(np.geomspace(1, ell - 1, 30)).astype(int))
     ratio = [two_score_summary(ell, int(kk), float(ell)).srank / (kk + 1) for kk in ks]
@@ -105,9 +106,7 @@ def canonical_forms(study) -> plt.Figure:
 def canonical_causal(study) -> plt.Figure:
     """Causal eigenvalues and singular values (bounded bulk and Σ = 0) against the index, and the
     ratio of the singular values to the shape of the paper's upper bound
-    (:class:`attnspec.canonical.causal_study.CausalStudy`)."""
-    from attnspec.canonical.upper_bound import bound_profile
-
+    (:class:`~attnspec.chapters.canonical_causal.CanonicalCausal`)."""
     ells, k, B = study.ells, study.k, study.bulk_max
     top = ells[-1]
     i = np.arange(1, top + 1)
@@ -213,8 +212,6 @@ def canonical_bound(study) -> plt.Figure:
 
 def canonical_order(study) -> plt.Figure:
     """Causal eigenvalues and stable rank of the same scores in three diagonal orders."""
-    from attnspec.canonical.order import ORDERS
-
     dense = max(e for e, p in study.orders["descending"].items() if p.erank1 is not None)
     ells = sorted(study.orders["descending"])
     i = np.arange(1, dense + 1)
@@ -251,9 +248,7 @@ def canonical_order(study) -> plt.Figure:
 
 def canonical_sigma0(study) -> plt.Figure:
     """The Cesàro matrix (causal attention at Σ = 0): norm and stable rank against log₂ ℓ
-    (:class:`attnspec.canonical.rank_study.RankStudy`)."""
-    from attnspec.canonical.cesaro import HARDY_LIMIT
-
+    (:class:`~attnspec.chapters.canonical_ranks.CanonicalRanks`)."""
     x = np.log2([p.ell for p in study.cesaro])
     grid = np.log2(study.grid)
     panels = [
@@ -283,8 +278,6 @@ def canonical_sigma0(study) -> plt.Figure:
 def canonical_ranks(study) -> plt.Figure:
     """Stable and effective ranks of bidirectional and causal canonical attention against ℓ, and
     erank₁ of the causal matrix at Σ = 0 against √ℓ log ℓ."""
-    from attnspec.canonical.rank_study import harmonic_erank1, sigma0_erank2
-
     g = np.array(study.grid, float)
     k1 = np.full(g.size, study.k + 1.0)
     norm = np.sqrt(g) * np.log(g)

@@ -1,28 +1,34 @@
-r"""Everything the chapter *Causal attention in the canonical model* computes, in one call.
+r"""Chapter "Causal attention in the canonical model": :math:`A_c = \operatorname{diag}(z)\,T +
+\operatorname{diag}(d)` (:math:`T` lower-triangular ones), eigenvalues
+:math:`\lambda_i = e^{s_i}/(e^{s_i} + i - 1)`, the bounds :math:`\sigma_i \ge 1/(3i)`,
+:math:`\Vert A_c\Vert \le \sqrt 5` and :math:`\sigma_{k+m} \le C_B\, b(m)`, and the order of the
+diagonal.
 
-:func:`causal_study` returns a :class:`CausalStudy`: the per-:math:`\ell` causal summaries
-(:func:`attnspec.canonical.summary.causal_summary`), the smallest constants of the paper's upper
-bounds over :math:`\ell` and over score families (:mod:`attnspec.canonical.upper_bound`), their
-dependence on the bulk bound B, :math:`\sigma_{k+m_\ell}` for :math:`m_\ell = (\log\ell)^2`, the
-adversarial search for :math:`\sigma_i \ge 1/(3i)`, the norm bound, and the dependence on the
-diagonal order (:mod:`attnspec.canonical.order`). Its methods give the chapter's glued values,
-tables and claims.
+The per-:math:`\ell` causal summaries (:func:`attnspec.canonical.summary.causal_summary`), the
+smallest constants of the paper's upper bounds over :math:`\ell` and over score families
+(:mod:`attnspec.canonical.upper_bound`), their dependence on the bulk bound B,
+:math:`\sigma_{k+m_\ell}` for :math:`m_\ell = (\log\ell)^2`, the adversarial search for
+:math:`\sigma_i \ge 1/(3i)`, the norm bound, and the dependence on the diagonal order
+(:mod:`attnspec.canonical.order`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from attnspec.canonical import model, order, upper_bound
-from attnspec.canonical.bidirectional_study import dense_grid
-from attnspec.canonical.causal_search import LowerBoundSearch, lower_bound_search
-from attnspec.canonical.rates import above_zero, criterion_text, log_slope, rate_test
-from attnspec.canonical.summary import CausalSummary, bounded_bulk_scores, causal_summary
-from attnspec.present.claims import Claim, all_hold
-from attnspec.present.numbers import length_range, per_length, plus_minus
+from ..canonical import model, order, upper_bound
+from ..canonical.causal_search import lower_bound_search
+from ..canonical.rates import above_zero, criterion_text, log_slope, rate_test
+from ..canonical.summary import bounded_bulk_scores, causal_summary
+from ..present.claims import Claim, all_hold
+from ..present.numbers import length_range, per_length, plus_minus
+from ..present.tables import markdown_table
+from . import canonical_figures
+from .base import ChapterStudy
+from .canonical_model import dense_grid
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
@@ -78,34 +84,100 @@ def main_families(k: int, bulk_max: float, seed: int) -> list[upper_bound.Family
     ]
 
 
-@dataclass(frozen=True)
-class CausalStudy:
-    """The causal chapter's computations (see the module docstring)."""
+def _w1(ell: int, k: int, bulk_max: float, seed: int) -> float:
+    r""":math:`W_1` of the eigenvalues (the diagonal :math:`d + z`) to the two-atom law
+    :math:`c\delta_1 + (1 - c)\delta_0`, bounded bulk."""
+    d, z = model.causal_parts(bounded_bulk_scores(ell, k, bulk_max, seed))
+    limit = np.r_[np.ones(k), np.zeros(ell - k)]
+    return float(np.mean(np.abs(np.sort(d + z)[::-1] - limit)))
 
-    ells: list[int]
-    k: int
-    bulk_max: float
-    summaries: list  # [CausalSummary] at the chapter's lengths
-    bounds: dict  # family name -> {ell: BoundConstant}
-    families: list  # [Family], main ones first
-    by_b: dict  # "constant"/"uniform" -> {B: BoundConstant} at ell = dense_max
-    b_ell: int
-    log_squared: dict  # ell -> (m_ell, sigma_{k + m_ell}) of the first main family
-    search: LowerBoundSearch
-    norm_signed: list  # causal norm of the signed maximizer family, per chapter length
-    w1: dict  # ell -> W1 of the eigenvalues to the two-atom law (bounded bulk)
-    sigma_k_gap: dict  # ell -> (1 - sigma_k)_+
-    two_token: dict  # order -> eigenvalues at ell = 2
-    orders: dict  # order -> {ell: OrderPoint}
-    spectra: dict  # ell -> singular values of the first main family (dense)
-    diagonals: dict  # ell -> its eigenvalues in position order, per chapter length
-    sigma_zero: dict  # ell -> singular values at Sigma = 0, per chapter length
-    spike_gaps: dict  # ell -> measured 1 - lambda_i, i <= k (EIG_EXPONENTS)
 
-    def spike_gap(self, ell: int) -> float:
-        r""":math:`\max_{i \le k}(1 - \lambda_i) = (k - 1)/(\ell f + k - 1)`, f = log ℓ (exact)."""
-        ellf = ell * math.log(ell)
-        return (self.k - 1) / (ellf + self.k - 1)
+def _count(x) -> str:
+    r""":math:`\#\{i > k: \sigma_i > \varepsilon\}` of a causal summary, ``≥ n`` when only the
+    leading values were computed."""
+    return ("" if x.count_complete else "≥ ") + str(x.count)
+
+
+class CanonicalCausal(ChapterStudy):
+    r"""Causal canonical attention with k spikes (:math:`f = \log\ell`) over a bulk uniform in
+    [0, B]: eigenvalues, norm, singular values, the upper bound's smallest constant :math:`C_B`,
+    the lower-bound search and three diagonal orders."""
+
+    name = "canonical-causal"
+    prefix = "canon"
+
+    def compute(self) -> None:
+        p = self.params
+        k, bulk_max, seed, dense_max = p["spikes"], p["bulk_max"], p["seed"], p["dense_max"]
+        self.ells = ells = sorted({int(e) for e in p["ell_values"]})
+        self.k, self.bulk_max = k, bulk_max
+        self.summaries = [causal_summary(ell, k, bulk_max, seed, EPS, TOP_CAP) for ell in ells]
+        grid = dense_grid(ells, dense_max)
+        families = main_families(k, bulk_max, seed) + upper_bound.structured_bound_families(k)
+        self.families = families  # [Family], main ones first
+        self.bounds = bounds = {}  # family name -> {ell: BoundConstant}
+        self.spectra = main_sigma = {}  # ell -> singular values of the first main family (dense)
+        for i, fam in enumerate(families):
+            fam_ells = sorted(set(grid) | (set(ells) if i < 2 else set()))
+            bounds[fam.name] = {}
+            for ell in fam_ells:
+                sigma = upper_bound.spectrum(fam, ell)
+                bounds[fam.name][ell] = upper_bound.smallest_constant(sigma, fam.k)
+                if i == 0:
+                    main_sigma[ell] = sigma
+        # ell -> (m_ell, sigma_{k + m_ell}) of the first main family
+        self.log_squared = {
+            e: upper_bound.sigma_at_log_squared(v, k) for e, v in main_sigma.items()
+        }
+        self.b_ell = b_ell = grid[-1]
+        self.by_b = by_b = {"constant": {}, "uniform": {}}  # -> {B: BoundConstant} at b_ell
+        for b in B_GRID:
+            if b == bulk_max:
+                by_b["uniform"][b] = bounds[families[0].name][b_ell]
+                by_b["constant"][b] = bounds[families[1].name][b_ell]
+                continue
+            s = upper_bound.constant_bulk_scores(b_ell, k, b)
+            by_b["constant"][b] = upper_bound.smallest_constant(model.causal_singular_values(s), k)
+            if b > 0:
+                s = bounded_bulk_scores(b_ell, k, b, seed)
+                by_b["uniform"][b] = upper_bound.smallest_constant(
+                    model.causal_singular_values(s), k
+                )
+            else:
+                by_b["uniform"][b] = by_b["constant"][b]
+        self.search = lower_bound_search(
+            seed, random_max_ell=SEARCH_MAX_ELL, draws=16, structured_ells=SEARCH_ELLS
+        )
+        # causal norm of the signed maximizer family, per chapter length
+        self.norm_signed = [
+            model.causal_operator_norm(model.causal_norm_maximizer_scores(e)) for e in ells
+        ]
+        self.w1 = {2**j: _w1(2**j, k, bulk_max, seed) for j in W1_EXPONENTS}
+        self.sigma_k_gap = {}  # ell -> (1 - sigma_k)_+
+        for j in TOP_EXPONENTS:
+            top = model.causal_top_singular_values(
+                bounded_bulk_scores(2**j, k, bulk_max, seed), k + 2
+            )
+            self.sigma_k_gap[2**j] = max(0.0, 1 - float(top[k - 1]))
+        self.two_token = order.two_token_eigenvalues(T_TWO)  # order -> eigenvalues at ell = 2
+        self.orders = {o: {} for o in order.ORDERS}  # order -> {ell: OrderPoint}
+        for ell in sorted(set(grid) | {2**j for j in TOP_EXPONENTS}):
+            s = bounded_bulk_scores(ell, k, bulk_max, seed)
+            for o in order.ORDERS:
+                known = main_sigma.get(ell) if o == "descending" else None
+                self.orders[o][ell] = order.order_point(s, o, seed, ell <= dense_max, known)
+        # ell -> the eigenvalues in position order, and the singular values at Sigma = 0
+        self.diagonals = {
+            e: np.sum(model.causal_parts(bounded_bulk_scores(e, k, bulk_max, seed)), axis=0)
+            for e in ells
+        }
+        self.sigma_zero = {e: model.prefix_average_singular_values(e) for e in ells}
+        # the k spike scores lead every score vector of the chapter (bounded_bulk_scores): rows
+        # 1..k of A_c need only them, at any length; ell -> measured 1 - lambda_i, i <= k
+        self.spike_gaps = {
+            2**j: model.causal_spike_gaps(np.full(k, model.spike_score(2**j, math.log)))
+            for j in EIG_EXPONENTS
+        }
 
     def spike_check(self) -> tuple[float, dict, bool]:
         r"""The measured spike gaps :math:`1 - \lambda_i` (:attr:`spike_gaps`) against the exact
@@ -122,8 +194,7 @@ class CausalStudy:
 
     # --- values -------------------------------------------------------------------------------
 
-    def glue_values(self) -> dict:
-        """Every value the chapter's prose quotes, by key (without the ``canon_`` prefix)."""
+    def values(self) -> dict[str, Any]:
         ca, B = self.summaries, self.bulk_max
         main = self.families[0].name
         t = self.rate_tests()
@@ -133,6 +204,7 @@ class CausalStudy:
         point = {o: self.orders[o][max(self.orders[o])] for o in order.ORDERS}
         dense_max = max(p.ell for p in self.orders["descending"].values() if p.erank1 is not None)
         _, scaled, _ = self.spike_check()
+        tables = self.tables()
         return {
             "spike_fgap_last": f"{scaled[max(scaled)]:.2g}",
             "spike_ell_last": f"$2^{{{int(math.log2(max(scaled)))}}}$",
@@ -142,7 +214,7 @@ class CausalStudy:
             "i_lam_range": (
                 f"{min(x.i_lam_min for x in ca):.3f} … {max(x.i_lam_max for x in ca):.3f}"
             ),
-            "counts": " / ".join(("" if x.count_complete else "≥ ") + str(x.count) for x in ca),
+            "counts": " / ".join(_count(x) for x in ca),
             "norm_max": round(max(self.norms()), 4),
             "norm_signed": per_length(self.norm_signed, 4),
             "sqrt5": round(math.sqrt(5), 4),
@@ -183,6 +255,8 @@ class CausalStudy:
             "order_lamk1": " / ".join(
                 f"{self.orders[o][dense_max].eigenvalues[self.k]:.3f}" for o in order.ORDERS
             ),
+            "table_bound": tables["bound"],
+            "table_search": tables["search"],
         }
 
     def norms(self) -> list[float]:
@@ -200,7 +274,19 @@ class CausalStudy:
 
     # --- tables -------------------------------------------------------------------------------
 
-    def summary_table(self) -> tuple[list[str], list[list]]:
+    def tables(self) -> dict[str, str]:
+        """``summary`` (shown), and ``bound``, ``search`` (glued as ``canon_table_<name>``, shown
+        in dropdowns)."""
+        search = [[h.family, h.ell, h.index, f"{h.value:.3f}"] for h in self.search.ranked]
+        return {
+            "summary": self.summary_table(),
+            "bound": self.bound_table(),
+            "search": markdown_table(
+                ["family", "$\\ell$", "$i$", "smallest $3i\\sigma_i$"], search
+            ),
+        }
+
+    def summary_table(self) -> str:
         """Eigenvalues, norm and counts per chapter length (bounded bulk, f = log ℓ)."""
         header = [
             r"$\ell$",
@@ -216,15 +302,15 @@ class CausalStudy:
                 x.ell,
                 f"{x.i_lam_min:.3f} … {x.i_lam_max:.3f}",
                 f"{x.norm:.4f}",
-                ("" if x.count_complete else "≥ ") + str(x.count),
+                _count(x),
                 f"{main[x.ell].constant:.3f}" if x.ell in main else "–",
                 f"{main[x.ell].count_constant:.3f}" if x.ell in main else "–",
             ]
             for x in self.summaries
         ]
-        return header, rows
+        return markdown_table(header, rows)
 
-    def bound_table(self) -> tuple[list[str], list[list]]:
+    def bound_table(self) -> str:
         """Smallest C_B per family (rows) and length (columns), with the term that binds."""
         ells = sorted({e for v in self.bounds.values() for e in v})
         header = ["family"] + [f"$2^{{{int(math.log2(e))}}}$" for e in ells] + ["binds"]
@@ -238,7 +324,16 @@ class CausalStudy:
                 + [f"{got[e].constant:.3g}" if e in got else "" for e in ells]
                 + [f"term {upper_bound.TERMS.index(last.term) + 1}, m = {last.m}"]
             )
-        return header, rows
+        return markdown_table(header, rows)
+
+    # --- figures ------------------------------------------------------------------------------
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "fig_causal": lambda: canonical_figures.canonical_causal(self),
+            "fig_bound": lambda: canonical_figures.canonical_bound(self),
+            "fig_order": lambda: canonical_figures.canonical_order(self),
+        }
 
     # --- claims -------------------------------------------------------------------------------
 
@@ -433,89 +528,3 @@ class CausalStudy:
             ),
         ]
         return claims
-
-
-def _w1(ell: int, k: int, bulk_max: float, seed: int) -> float:
-    d, z = model.causal_parts(bounded_bulk_scores(ell, k, bulk_max, seed))
-    limit = np.r_[np.ones(k), np.zeros(ell - k)]
-    return float(np.mean(np.abs(np.sort(d + z)[::-1] - limit)))
-
-
-def causal_study(ell_values, k: int, bulk_max: float, seed: int, dense_max: int) -> CausalStudy:
-    """Run every causal computation of the chapter (parameters as in the chapter)."""
-    ells = sorted({int(e) for e in ell_values})
-    summaries = [causal_summary(ell, k, bulk_max, seed, EPS, TOP_CAP) for ell in ells]
-    grid = dense_grid(ells, dense_max)
-    families = main_families(k, bulk_max, seed) + upper_bound.structured_bound_families(k)
-    bounds, main_sigma = {}, {}
-    for i, fam in enumerate(families):
-        fam_ells = sorted(set(grid) | (set(ells) if i < 2 else set()))
-        bounds[fam.name] = {}
-        for ell in fam_ells:
-            sigma = upper_bound.spectrum(fam, ell)
-            bounds[fam.name][ell] = upper_bound.smallest_constant(sigma, fam.k)
-            if i == 0:
-                main_sigma[ell] = sigma
-    log_squared = {e: upper_bound.sigma_at_log_squared(v, k) for e, v in main_sigma.items()}
-    b_ell = grid[-1]
-    by_b = {"constant": {}, "uniform": {}}
-    for b in B_GRID:
-        if b == bulk_max:
-            by_b["uniform"][b] = bounds[families[0].name][b_ell]
-            by_b["constant"][b] = bounds[families[1].name][b_ell]
-            continue
-        s = upper_bound.constant_bulk_scores(b_ell, k, b)
-        by_b["constant"][b] = upper_bound.smallest_constant(model.causal_singular_values(s), k)
-        if b > 0:
-            s = bounded_bulk_scores(b_ell, k, b, seed)
-            by_b["uniform"][b] = upper_bound.smallest_constant(model.causal_singular_values(s), k)
-        else:
-            by_b["uniform"][b] = by_b["constant"][b]
-    search = lower_bound_search(
-        seed, random_max_ell=SEARCH_MAX_ELL, draws=16, structured_ells=SEARCH_ELLS
-    )
-    norm_signed = [model.causal_operator_norm(model.causal_norm_maximizer_scores(e)) for e in ells]
-    w1 = {2**j: _w1(2**j, k, bulk_max, seed) for j in W1_EXPONENTS}
-    gaps = {}
-    for j in TOP_EXPONENTS:
-        top = model.causal_top_singular_values(bounded_bulk_scores(2**j, k, bulk_max, seed), k + 2)
-        gaps[2**j] = max(0.0, 1 - float(top[k - 1]))
-    orders = {o: {} for o in order.ORDERS}
-    for ell in sorted(set(grid) | {2**j for j in TOP_EXPONENTS}):
-        s = bounded_bulk_scores(ell, k, bulk_max, seed)
-        for o in order.ORDERS:
-            known = main_sigma.get(ell) if o == "descending" else None
-            orders[o][ell] = order.order_point(s, o, seed, ell <= dense_max, known)
-    # the k spike scores lead every score vector of the chapter (bounded_bulk_scores): rows
-    # 1..k of A_c need only them, at any length
-    spike_gaps = {
-        2**j: model.causal_spike_gaps(np.full(k, model.spike_score(2**j, math.log)))
-        for j in EIG_EXPONENTS
-    }
-    return CausalStudy(
-        ells,
-        k,
-        bulk_max,
-        summaries,
-        bounds,
-        families,
-        by_b,
-        b_ell,
-        log_squared,
-        search,
-        norm_signed,
-        w1,
-        gaps,
-        order.two_token_eigenvalues(T_TWO),
-        orders,
-        main_sigma,
-        {
-            e: np.sum(model.causal_parts(bounded_bulk_scores(e, k, bulk_max, seed)), axis=0)
-            for e in ells
-        },
-        {e: model.prefix_average_singular_values(e) for e in ells},
-        spike_gaps,
-    )
-
-
-__all__ = ["CausalStudy", "CausalSummary", "causal_study"]

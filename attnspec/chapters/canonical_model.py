@@ -1,35 +1,32 @@
-r"""Everything the chapter *The canonical model* computes on bidirectional attention, in one call.
+r"""Chapter "The canonical model": bidirectional softmax of the canonical scores
+:math:`\Sigma = \operatorname{diag}(s_1, \dots, s_\ell)`, :math:`A_b = D + z\mathbf 1^\top`, its
+singular-value profile :math:`(\alpha_+(c), 1, \dots, 1, \alpha_-(c), 0, \dots)` with
+:math:`\alpha_\pm(c) = \sqrt{1 - c/2 \pm \sqrt{c - 3c^2/4}}`, and
+:math:`\operatorname{srank}(A_b) \to (k + 1 - c)/\alpha_+(c)^2`.
 
-:func:`bidirectional_study` returns a :class:`BidirectionalStudy`: the per-:math:`\ell` summaries
-of :mod:`attnspec.canonical.summary` at the chapter's lengths and on a wide grid
-(:data:`LIN_EXPONENTS`, :data:`LOG_EXPONENTS`; exact by :mod:`attnspec.canonical.two_score`),
-the bounded
-bulk (dense, up to ``dense_max``), the two forms of :math:`\operatorname{srank} \approx k + 1`, the
-appendix counterexample and the signed-score extension. Its methods give the chapter its glued
-values (:meth:`BidirectionalStudy.glue_values`), tables and claims
-(:meth:`BidirectionalStudy.claims`); every scaling claim is decided by a fitted exponent
-(:mod:`attnspec.canonical.rates`).
+The per-:math:`\ell` summaries (:mod:`attnspec.canonical.summary`) at the chapter's lengths and on
+wide grids (:data:`LIN_EXPONENTS`, :data:`LOG_EXPONENTS`; exact by
+:mod:`attnspec.canonical.two_score`), the bounded bulk (dense, up to ``dense_max``), the two forms
+of :math:`\operatorname{srank} \approx k + 1`, the appendix counterexample and the signed-score
+extension; every scaling claim is decided by a fitted exponent (:mod:`attnspec.canonical.rates`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from attnspec.canonical import model
-from attnspec.canonical.rates import criterion_text, rate_test
-from attnspec.canonical.summary import (
-    BidirectionalSummary,
-    BoundedBulkSummary,
-    bidirectional_summary,
-    bounded_bulk_summary,
-    exact_identities,
-)
-from attnspec.canonical.two_score import TwoScoreSummary, two_score_summary
-from attnspec.present.claims import Claim
-from attnspec.present.numbers import length_range, per_length, round_off_bound
+from ..canonical import model
+from ..canonical.rates import criterion_text, rate_test
+from ..canonical.summary import bidirectional_summary, bounded_bulk_summary, exact_identities
+from ..canonical.two_score import TwoScoreSummary, two_score_summary
+from ..present.claims import Claim
+from ..present.numbers import length_range, per_length, round_off_bound
+from ..present.tables import markdown_table
+from . import canonical_figures
+from .base import ChapterStudy
 
 #: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
 #: does not involve the slow margin): 2^6 .. 2^30, exact by the two-score reduction.
@@ -58,34 +55,100 @@ def _wide(k: int, margin: str, exponents) -> list[TwoScoreSummary]:
     ]
 
 
-@dataclass(frozen=True)
-class BidirectionalStudy:
-    """The chapter's bidirectional computations (see the module docstring)."""
+def _counterexample(ell0: int, grid) -> tuple[float, dict]:
+    r"""The appendix counterexample at ``ell0`` (dense): the largest deviation from its stated
+    spectra; and, per length of ``grid``, :math:`2\sqrt\ell(\sigma_1 - 1)`,
+    :math:`2\sqrt\ell(1 - \sigma_2)` and :math:`\sigma_3` of :math:`\operatorname{softmax}(t e_1
+    e_1^\top)`, :math:`t = 2\log\ell`."""
+    A_sigma, A_s = model.counterexample_attention(ell0)
+    t0 = 2 * math.log(ell0)
+    S_sv = np.linalg.svd(np.full((ell0, ell0), t0 / ell0), compute_uv=False)
+    sv_s, sv_sigma = np.linalg.svd(A_s, compute_uv=False), np.linalg.svd(A_sigma, compute_uv=False)
+    exact = max(
+        abs(S_sv[0] - t0) / t0,
+        float(np.max(S_sv[1:])) / t0,
+        float(sv_s[1]),
+        float(
+            np.max(
+                np.abs(
+                    sv_sigma - model.bidirectional_singular_values(np.r_[t0, np.zeros(ell0 - 1)])
+                )
+            )
+        ),
+    )
+    gaps = {}
+    for ell in grid:
+        s = two_score_summary(ell, 1, float(ell)).top  # one spike, e^t = ell^2: t = 2 log ell
+        gaps[ell] = (2 * math.sqrt(ell) * (s[0] - 1), 2 * math.sqrt(ell) * (1 - s[1]), s[2])
+    return exact, gaps
 
-    ells: list[int]
-    k: int
-    bulk_max: float
-    at: dict  # margin -> [BidirectionalSummary] at the chapter's lengths
-    wide: dict  # "log", "lin", "w1" -> [TwoScoreSummary] on the rate grids
-    bounded: list  # [BoundedBulkSummary] on the dense grid
-    root_srank: dict  # ell -> srank with k = isqrt(ell) spikes, f = ell (chapter and rate grid)
-    fixed_c: dict  # ell -> (k, srank, limit) at k/ell = C_FIXED
-    cex_gaps: dict  # ell -> (2 sqrt(ell)(s1 - 1), 2 sqrt(ell)(1 - s2), s3)
-    cex_exact: float
-    lam_signed: list  # (ell - 1) lambda_min with a bulk at NEG_SCORE, per chapter length
-    deep_bound: float  # 3 ell sigma_ell <= 3 ell min lambda for one score at -DEEP
-    deep_ell: int
-    identities: object
+
+class CanonicalModel(ChapterStudy):
+    r"""Bidirectional canonical attention: the profile and stable rank at both margins
+    (:math:`f = \log\ell`, :math:`f = \ell`), the bounded bulk, the forms of
+    :math:`\operatorname{srank} \approx k + 1`, the counterexample and signed scores."""
+
+    name = "canonical-model"
+    prefix = "canon"
+
+    def compute(self) -> None:
+        p = self.params
+        k, bulk_max, seed, dense_max = p["spikes"], p["bulk_max"], p["seed"], p["dense_max"]
+        self.ells = ells = sorted({int(e) for e in p["ell_values"]})
+        self.k, self.bulk_max = k, bulk_max
+        self.at = {m: [bidirectional_summary(ell, k, m) for ell in ells] for m in ("log", "lin")}
+        self.wide = {  # "log", "lin", "w1" -> [TwoScoreSummary] on the rate grids
+            "log": _wide(k, "log", LOG_EXPONENTS),
+            "lin": _wide(k, "lin", LIN_EXPONENTS),
+            "w1": _wide(k, "log", LIN_EXPONENTS),
+        }
+        self.bounded = [
+            bounded_bulk_summary(ell, k, bulk_max, seed) for ell in dense_grid(ells, dense_max)
+        ]
+        self.deep_ell = ell0 = min(ells[0], dense_max)
+        self.identities = exact_identities(
+            ell0, k, bulk_max, seed, self.at["log"] + self.at["lin"] + self.bounded
+        )
+        grid = sorted(set(ells) | {2**j for j in LIN_EXPONENTS})
+        # ell -> srank with k = isqrt(ell) spikes, f = ell (chapter and rate grid)
+        self.root_srank = {
+            ell: two_score_summary(ell, math.isqrt(ell), float(ell)).srank for ell in grid
+        }
+        self.fixed_c = {}  # ell -> (k, srank, limit) at k/ell = C_FIXED
+        for ell in ells:
+            kc = max(1, round(C_FIXED * ell))
+            self.fixed_c[ell] = (
+                kc,
+                two_score_summary(ell, kc, float(ell)).srank,
+                model.stable_rank_limit(kc, ell),
+            )
+        self.cex_exact, self.cex_gaps = _counterexample(ell0, grid)
+        # (ell - 1) lambda_min with a bulk at NEG_SCORE, per chapter length
+        self.lam_signed = [
+            float(
+                model.bidirectional_eigenvalues(
+                    np.r_[
+                        model.spike_bulk_scores(ell, k, f=math.log)[:k], np.full(ell - k, NEG_SCORE)
+                    ]
+                ).min()
+            )
+            * (ell - 1)
+            for ell in ells
+        ]
+        deep = np.zeros(ell0)
+        deep[1] = -DEEP
+        # 3 ell sigma_ell <= 3 ell min lambda for one score at -DEEP
+        self.deep_bound = 3 * ell0 * float(np.min(model.causal_eigenvalues(deep)))
 
     # --- values -------------------------------------------------------------------------------
 
-    def glue_values(self) -> dict:
-        """Every value the chapter's prose quotes, by key (without the ``canon_`` prefix)."""
+    def values(self) -> dict[str, Any]:
         log_, lin_ = self.at["log"], self.at["lin"]
         mid = log_[len(log_) // 2]
         ell_max = self.ells[-1]
         kc, srank_c, limit_c = self.fixed_c[ell_max]
         rates = self.rate_tests()
+        tables = self.tables()
         return {
             "k": self.k,
             "ell_max": ell_max,
@@ -131,11 +194,30 @@ class BidirectionalStudy:
             "deep_neg": -DEEP,
             "ell0": self.deep_ell,
             "deep_3l_bound": f"{self.deep_bound:.1e}",
+            "table_forms": tables["forms"],
+            "table_cex": tables["cex"],
+            "table_identities": tables["identities"],
         }
 
     # --- tables -------------------------------------------------------------------------------
 
-    def profile_table(self) -> tuple[list[str], list[list]]:
+    def tables(self) -> dict[str, str]:
+        """``profile`` (shown), and ``forms``, ``cex``, ``identities`` (glued as
+        ``canon_table_<name>``, shown in dropdowns)."""
+        return {
+            "profile": self.profile_table(),
+            "forms": self.forms_table(),
+            "cex": self.counterexample_table(),
+            "identities": markdown_table(
+                [
+                    "identity (dense check at the smallest length, bounded bulk)",
+                    "largest deviation",
+                ],
+                [[n, round_off_bound(v)] for n, v in self.identities.deviations.items()],
+            ),
+        }
+
+    def profile_table(self) -> str:
         """Profile error and stable rank at both margins, per chapter length."""
         header = [
             r"$\ell$",
@@ -158,10 +240,10 @@ class BidirectionalStudy:
             ]
             for x, y in zip(self.at["log"], self.at["lin"], strict=True)
         ]
-        return header, rows
+        return markdown_table(header, rows)
 
-    def forms_table(self) -> tuple[list[str], list[list]]:
-        """The two forms of srank ≈ k + 1 with k = √ℓ spikes (f = ℓ)."""
+    def forms_table(self) -> str:
+        r"""The two forms of srank ≈ k + 1 with :math:`k = \sqrt\ell` spikes (f = ℓ)."""
         header = [
             r"$\ell$",
             r"$k = \sqrt\ell$",
@@ -186,9 +268,9 @@ class BidirectionalStudy:
                     f"{-math.sqrt(c):.4f}",
                 ]
             )
-        return header, rows
+        return markdown_table(header, rows)
 
-    def counterexample_table(self) -> tuple[list[str], list[list]]:
+    def counterexample_table(self) -> str:
         """The appendix counterexample's two leading singular values, per chapter length."""
         header = [
             r"$\ell$",
@@ -200,7 +282,15 @@ class BidirectionalStudy:
         for ell in self.ells:
             a, b, s3 = self.cex_gaps[ell]
             rows.append([ell, f"{a:.4f}", f"{b:.4f}", round_off_bound(s3)])
-        return header, rows
+        return markdown_table(header, rows)
+
+    # --- figures ------------------------------------------------------------------------------
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "fig_profile": lambda: canonical_figures.canonical_profile(self),
+            "fig_forms": lambda: canonical_figures.canonical_forms(self),
+        }
 
     # --- claims -------------------------------------------------------------------------------
 
@@ -252,8 +342,8 @@ class BidirectionalStudy:
         return out
 
     def claims(self) -> list[Claim]:
-        """The chapter's claims: sanity checks, the paper's bidirectional statements, the derived
-        forms, the appendix counterexample and the signed-score extension."""
+        """Sanity checks, the paper's bidirectional statements, the derived forms, the appendix
+        counterexample and the signed-score extension."""
         t = self.rate_tests()
         lam_lo = min(x.lam_min for x in self.at["log"] + self.at["lin"] + self.bounded)
         lam_hi = max(x.lam_max for x in self.at["log"] + self.at["lin"] + self.bounded)
@@ -426,88 +516,3 @@ class BidirectionalStudy:
                 "derived here (outside the model)",
             ),
         ]
-
-
-def _counterexample(ell0: int, grid) -> tuple[float, dict]:
-    A_sigma, A_s = model.counterexample_attention(ell0)
-    t0 = 2 * math.log(ell0)
-    S_sv = np.linalg.svd(np.full((ell0, ell0), t0 / ell0), compute_uv=False)
-    sv_s, sv_sigma = np.linalg.svd(A_s, compute_uv=False), np.linalg.svd(A_sigma, compute_uv=False)
-    exact = max(
-        abs(S_sv[0] - t0) / t0,
-        float(np.max(S_sv[1:])) / t0,
-        float(sv_s[1]),
-        float(
-            np.max(
-                np.abs(
-                    sv_sigma - model.bidirectional_singular_values(np.r_[t0, np.zeros(ell0 - 1)])
-                )
-            )
-        ),
-    )
-    gaps = {}
-    for ell in grid:
-        s = two_score_summary(ell, 1, float(ell)).top  # one spike, e^t = ell^2: t = 2 log ell
-        gaps[ell] = (2 * math.sqrt(ell) * (s[0] - 1), 2 * math.sqrt(ell) * (1 - s[1]), s[2])
-    return exact, gaps
-
-
-def bidirectional_study(ell_values, k: int, bulk_max: float, seed: int, dense_max: int):
-    """Run every bidirectional computation of the chapter (parameters as in the chapter)."""
-    ells = sorted({int(e) for e in ell_values})
-    at = {m: [bidirectional_summary(ell, k, m) for ell in ells] for m in ("log", "lin")}
-    wide = {
-        "log": _wide(k, "log", LOG_EXPONENTS),
-        "lin": _wide(k, "lin", LIN_EXPONENTS),
-        "w1": _wide(k, "log", LIN_EXPONENTS),
-    }
-    bounded = [bounded_bulk_summary(ell, k, bulk_max, seed) for ell in dense_grid(ells, dense_max)]
-    ell0 = min(ells[0], dense_max)
-    identities = exact_identities(ell0, k, bulk_max, seed, at["log"] + at["lin"] + bounded)
-    grid = sorted(set(ells) | {2**j for j in LIN_EXPONENTS})
-    root = {ell: two_score_summary(ell, math.isqrt(ell), float(ell)).srank for ell in grid}
-    fixed_c = {}
-    for ell in ells:
-        kc = max(1, round(C_FIXED * ell))
-        fixed_c[ell] = (
-            kc,
-            two_score_summary(ell, kc, float(ell)).srank,
-            model.stable_rank_limit(kc, ell),
-        )
-    exact, gaps = _counterexample(ell0, grid)
-    lam_signed = [
-        float(
-            model.bidirectional_eigenvalues(
-                np.r_[model.spike_bulk_scores(ell, k, f=math.log)[:k], np.full(ell - k, NEG_SCORE)]
-            ).min()
-        )
-        * (ell - 1)
-        for ell in ells
-    ]
-    deep = np.zeros(ell0)
-    deep[1] = -DEEP
-    deep_bound = 3 * ell0 * float(np.min(model.causal_eigenvalues(deep)))
-    return BidirectionalStudy(
-        ells,
-        k,
-        bulk_max,
-        at,
-        wide,
-        bounded,
-        root,
-        fixed_c,
-        gaps,
-        exact,
-        lam_signed,
-        deep_bound,
-        ell0,
-        identities,
-    )
-
-
-__all__ = [
-    "BidirectionalStudy",
-    "BidirectionalSummary",
-    "BoundedBulkSummary",
-    "bidirectional_study",
-]
