@@ -13,7 +13,7 @@ from attnspec.chapters.canonical_ranks import CanonicalRanks
 from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
-SMALL = dict(spikes=2, bulk_max=2.0, seed=0, dense_max=64)
+SMALL = dict(spikes=2, bulk_max=2.0, seed=0)
 
 
 @pytest.fixture(scope="module")
@@ -48,5 +48,5 @@ def test_tables_and_figures(study):
 
 def test_parameters_are_checked_before_any_computation(monkeypatch):
     monkeypatch.setattr(CanonicalRanks, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="dense_max"):
-        CanonicalRanks.run(**SMALL | {"dense_max": 32})
+    with pytest.raises(InvalidInput, match="spikes"):
+        CanonicalRanks.run(**SMALL | {"spikes": 0})
