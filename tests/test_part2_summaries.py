@@ -1,6 +1,6 @@
-"""The tables, glue values and claims of the limit-law, convergence and threshold chapters, on small
-runs: every table has its header's columns, every glue value is a plain number or text, every claim
-a verdict."""
+"""The table, glue-value and claims builders of the limit-law, edge, convergence and threshold
+chapter modules (:mod:`attnspec.chapters`), on small runs: every table has its header's columns,
+every glue value is a plain number or text, every claim a verdict."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
+from attnspec.chapters import convergence as cs
+from attnspec.chapters import convergence_threshold as ts
+from attnspec.chapters import limit_law as ls
+from attnspec.chapters import limit_law_edge as es
 from attnspec.core.config import Config
 from attnspec.experiments import convergence as cv
 from attnspec.experiments import limit_law as ll
@@ -24,9 +28,6 @@ from attnspec.models.ladder import MODEL_NAMES, REFERENCE
 from attnspec.present import plotting
 from attnspec.present.claims import Claim
 from attnspec.present.tables import claims_markdown
-from attnspec.publish import convergence_summary as cs
-from attnspec.publish import limit_law_summary as ls
-from attnspec.publish import threshold_summary as ts
 from tests.helpers import html_tables, verdicts_of
 
 
@@ -66,8 +67,8 @@ def test_limit_law_summary(result):
     plain(ls.law_values(laws, result.poly_degree, 1.0, forms))
     plain(ls.distance_values(dist, 50, 3))
     frames = ll.slider_frames(ll.pair_ladders(result.config, [0.5, 1.0], 2, (REFERENCE,)))
-    plain(ls.slider_values(frames, 1.0))
-    claims = ls.claims(laws, dist, forms, laws["f"].mean(), 50, 3)
+    plain(ls.slider_values(frames))
+    claims = ls.law_claims(laws, dist, forms, laws["f"].mean(), 50, 3)
     verdicts(claims, "✓✓✓✓✓✓✓")
     assert claims[0].holds and claims[1].holds  # the two forms, and the edge's two routes
     assert ls.ks_noise(970, 100, 3) == pytest.approx(1.36 / math.sqrt(1000))
@@ -77,11 +78,11 @@ def test_edge_summary(result):
     law = ll.ladder_laws(result)["f"]
     scale = edge_scale(law, 50)
     out = ll.localized_outliers(result.config, result)
-    assert set(columns(ls.edge_table(result, law.edge))) == {5}
-    assert set(columns(ls.outliers_table(out))) == {6}
-    plain(ls.edge_values(result, law, scale))
-    plain(ls.outlier_values(out, 50))
-    verdicts(ls.edge_claims(result, law, scale, out), "✓✓✓")
+    assert set(columns(es.edge_table(result, law.edge))) == {5}
+    assert set(columns(es.outliers_table(out))) == {6}
+    plain(es.edge_values(result, law, scale))
+    plain(es.outlier_values(out, 50))
+    verdicts(es.edge_claims(result, law, scale, out), "✓✓✓")
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,7 @@ def test_convergence_summary(series):
     plain(cs.scale_values(at_scale, 1.0))
     plain(cs.every_values(conv, 2.0))
     plain(cs.rigidity_values(rig, rig))
-    verdicts(cs.claims(conv, at_scale, rig), "✓✓✓✓○")
+    verdicts(cs.convergence_claims(conv, at_scale, rig), "✓✓✓✓○")
     traces = cs.interactive_series(conv, at_scale)
     assert len(traces) == len(cs.SERIES) + 2 and not traces[-1].visible
 
@@ -119,15 +120,15 @@ def test_threshold_summary(series):
     col = th.collapse(plane, np.ones(ks.shape, bool))
     row_ks = {m: list(ks[2] * (0.1 if m.endswith("lin") else 1)) for m in MODEL_NAMES}
     row_ref = [cv.PooledDistance(k, 0.1 * k) for k in row_ks[REFERENCE]]
-    assert set(columns(ts.row_table(row_ks, plane, beta, 1000, [p.se for p in row_ref]))) == {5}
+    assert set(columns(ts.row_table(row_ks, beta, 1000, [p.se for p in row_ref]))) == {5}
     assert set(columns(ts.rates_table(rates, lin, plane))) == {5}
     assert set(columns(ts.boundary_table(levels))) == {7}
     plain(ts.row_values(row_ks, [p.se for p in row_ref], list(beta), 1000, 1.3, 0.01))
-    plain(ts.plane_values(plane, floor, rates, lin, levels, col))
+    plain(ts.plane_values(plane, rates, lin, levels, col))
     norm = [th.NormalizerPoint(int(v), float(b), 4, 0.05, 0.002, 0.05) for v in d for b in beta]
     plain(ts.normalizer_values(norm))
     row_dist = {m: [cv.PooledDistance(k, 0.1 * k) for k in row_ks[m]] for m in MODEL_NAMES}
-    claims = ts.claims(row_dist, plane, rates, levels, col, norm)
+    claims = ts.threshold_claims(row_dist, plane, rates, levels, col, norm)
     verdicts(claims, "✓✓✓✓✗✗○○○○✓")
     parallel = next(c for c in claims if "run parallel to" in c.claim)
     assert parallel.holds is False  # c = 0.45 is far from 1

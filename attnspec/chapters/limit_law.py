@@ -1,23 +1,26 @@
-"""The limit-law chapter's tables, glued values and claims, from the results of
-:mod:`attnspec.experiments.limit_law`.
-
-Every function returns what the chapter shows: a Markdown table, a mapping of glue values (rounded
-to the digits they support, for :func:`attnspec.present.gluing.glue_values`), or the claims.
-"""
+r"""Chapter "The limit law": the law of :math:`\mathcal G_\theta`, whose Cauchy transform solves
+:math:`(z - (\theta_1 - \theta_2)\,G)\,G\,(1 - \theta_2 G^2) = 1`, against Pennington and Worah's
+form, moved with :math:`\beta`, and every rung's bulk against it and against Marchenko–Pastur."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from scipy import optimize
 
+from ..experiments import limit_law as ll
+from ..experiments.convergence import trials_for_pooled
 from ..experiments.limit_law import DOUBLE_ROOT_ACCURACY, FormsAgreement, LawDistances
+from ..experiments.trials import run_ladder
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
+from ..present import interactive, plotting
 from ..present.claims import Claim
-from ..present.numbers import format_power_of_ten, round_off_bound
+from ..present.numbers import round_off_bound
 from ..present.tables import markdown_table
+from .interactive_study import InteractiveStudy
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"
@@ -146,9 +149,9 @@ def distance_values(dist: LawDistances, d: int, removed: int) -> dict:
     }
 
 
-def slider_values(frames, beta: float) -> dict:
-    """Glue values of the slider's frames (prefix ``law``): the reference's distance at the
-    smallest and largest beta, and the beta where it is largest against Marchenko–Pastur."""
+def slider_values(frames) -> dict:
+    """Glue values of the slider's frames (prefix ``law``): at the smallest and largest beta, the
+    reference's distances to the law and to Marchenko–Pastur, and the law's edge."""
     first, last = frames[0], frames[-1]
     return {
         "slider_n": len(frames),
@@ -163,7 +166,7 @@ def slider_values(frames, beta: float) -> dict:
     }
 
 
-def claims(
+def law_claims(
     laws: dict, dist: LawDistances, forms: FormsAgreement, mean_quad: float, d: int, removed: int
 ) -> list[Claim]:
     """The limit-law chapter's claims."""
@@ -250,134 +253,85 @@ def bulk_mean_values(bulks: dict, x_at: dict) -> dict:
     }
 
 
-#: The rungs without a nonlinearity, whose top values are edge fluctuations.
-LINEAR = ("Y_Q_lin", "Y_f_lin")
+class LimitLaw(InteractiveStudy):
+    r"""The ladder at the chapter's :math:`d`, the three laws (:math:`\theta^f`, :math:`\theta^Q`,
+    Marchenko–Pastur of mean :math:`\theta_1`), the agreement of the law's two forms, the slider's
+    frames over ``betas`` and every rung's distances to the laws."""
 
+    name = "limit-law"
+    prefix = "law"
 
-def edge_table(result, edge: float) -> str:
-    """Per rung: mean top value, mean and largest bulk maximum, bulk values above the edge."""
-    r = result.config.remove_top_k
-    rows = []
-    for n in MODEL_NAMES:
-        s2 = result.s2(n)
-        rows.append(
-            [
-                symbol(n),
-                f"{s2[:, 0].mean():.4f}",
-                f"{s2[:, r].mean():.4f}",
-                f"{s2[:, r].max():.4f}",
-                f"{(s2[:, r:] > edge).sum(axis=1).mean():.1f}",
-            ]
+    def compute(self) -> None:
+        c = self.config
+        self.betas = sorted({c.beta, *self.params["betas"]})  # the slider's positions
+        self.result = run_ladder(c)
+        self.laws = ll.ladder_laws(self.result)  # theta^f, theta^Q, Marchenko–Pastur
+        self.forms = ll.forms_agreement(self.betas)  # Pennington–Worah's density vs the quartic's
+        self.mean_quad = self.laws["f"].expect(lambda x: x)  # the mean from the density
+        self.slider_trials = trials_for_pooled([c.d], self.params["pooled_values"])[c.d]
+        ladders = ll.pair_ladders(c, self.betas, self.slider_trials, (REFERENCE, "Y_f_lin"))
+        self.frames = ll.slider_frames(ladders)
+        self.distances = ll.law_distances(self.result)  # every rung's bulk against the laws
+        self.cdf = ll.cdf_differences(self.result, self.laws)
+
+    def values(self) -> dict[str, Any]:
+        c, result = self.config, self.result
+        return (
+            law_values(self.laws, result.poly_degree, c.beta, self.forms)
+            | {"top_reference": round(float(result.s2(REFERENCE)[:, 0].mean()), 2)}
+            | slider_values(self.frames)
+            | {"slider_d": c.d, "slider_trials": self.slider_trials}
+            | distance_values(self.distances, c.d, c.remove_top_k)
+            | {"r": c.remove_top_k, "w1_table": w1_table(self.distances)}
+            | bulk_mean_values({n: result.bulk(n) for n in MODEL_NAMES}, self.cdf.at)
         )
-    header = [
-        "rung",
-        r"$s_1^2$ (mean)",
-        rf"$s_{{{r + 1}}}^2$ (mean)",
-        rf"$s_{{{r + 1}}}^2$ (max)",
-        r"bulk values $> \lambda_+$ per trial",
-    ]
-    return markdown_table(header, rows)
 
+    def tables(self) -> dict[str, str]:
+        return {
+            "laws": laws_table(self.laws, self.result.poly_degree),
+            "distances": distances_table(self.distances),
+        }
 
-def edge_values(result, law, scale) -> dict:
-    """Glue values of the edge comparison (prefix ``edge``); ``scale`` is the law's
-    :class:`~attnspec.laws.edge.EdgeScale` at this d."""
-    r = result.config.remove_top_k
-    nonlinear = [n for n in MODEL_NAMES if n not in LINEAR]
-    above = {n: (result.s2(n)[:, r:] > law.edge).sum(axis=1).mean() for n in MODEL_NAMES}
-    linear_top = max(float(result.s2(n)[:, 0].max()) for n in LINEAR)
-    return {
-        "lambda": round(law.edge, 5),
-        "spacing": round(scale.spacing, 3),
-        "sqrt_const": round(scale.sqrt_constant, 4),
-        "linear_overshoot": round(linear_top - law.edge, 3),
-        "linear_overshoot_spacings": round(float(scale.in_spacings(linear_top)[()]), 2),
-        "linear_bulk_max": round(max(float(result.s2(n)[:, r].max()) for n in LINEAR), 4),
-        "linear_top_max": round(linear_top, 4),
-        "above_nonlinear": round(float(np.mean([above[n] for n in nonlinear])), 1),
-        "above_reference": round(float(above[REFERENCE]), 1),
-        "bulk_max_reference": round(float(result.s2(REFERENCE)[:, r].max()), 4),
-        "r": r,
-        "r1": r + 1,
-    }
+    def figures(self) -> dict[str, Any]:
+        c, laws, cdf = self.config, self.laws, self.cdf
 
+        def slider():
+            return interactive.InteractiveFigure(
+                interactive.law_slider(self.frames, self.betas.index(c.beta)),
+                interactive.LAW_SLIDER,
+                plotting.law_frames_grid(self.frames[1::2]),
+                "Slider over beta: the histogram of the bulk of the square root of d times "
+                "A-perp, the exact limit law and Marchenko-Pastur with the same mean, in units of "
+                "theta 1.",
+            )
 
-def outliers_table(out) -> str:
-    """Per trial: the largest score, the squared largest entry of Y_f, the top values and the
-    top vector's weight on that entry's row."""
-    rows = [
-        [
-            t,
-            f"{out.max_score[t]:.3f}",
-            f"{out.entry_sq[t]:.3f}",
-            f"{out.top_f[t]:.3f}",
-            f"{out.top_reference[t]:.3f}",
-            f"{out.weight[t]:.3f}",
-        ]
-        for t in range(out.max_score.size)
-    ]
-    header = [
-        "trial",
-        r"$\max_{ij} S_{ij}$",
-        r"$\max_{ij} (Y_f)_{ij}^2$",
-        r"$s_1^2(Y_f)$",
-        rf"$s_1^2$, {symbol(REFERENCE)}",
-        r"$v_i^2$",
-    ]
-    return markdown_table(header, rows)
+        def grid():
+            return plotting.law_histogram_grid(
+                {symbol(n): self.result.bulk(n) for n in MODEL_NAMES},
+                c.hist_bins,
+                c.hist_range,
+                {
+                    r"exact law, $\theta^f$": laws["f"].pdf,
+                    r"Marchenko–Pastur, mean $\theta_1$": laws["mp"].pdf,
+                },
+                edges={r"$\lambda_+$": laws["f"].edge, r"$4\theta_1$": laws["mp"].edge},
+                logy=True,
+            )
 
+        def differences():
+            gap = r"$\theta^Q$ law $-$ $\theta^f$ law"
+            return plotting.cdf_differences(
+                cdf.x,
+                {symbol(n): cdf.rungs[n] for n in MODEL_NAMES} | {gap: cdf.gap},
+                r"$s^2$",
+                r"$F_{\rm bulk}(s^2) - F_{\theta^f}(s^2)$",
+                dashed=(gap,),
+            )
 
-def outlier_values(out, d: int) -> dict:
-    """Glue values of the localized outliers (prefix ``edge``)."""
-    return {
-        "spearman": round(out.spearman, 3) if math.isfinite(out.spearman) else "n/a",
-        "max_s_pred": round(out.max_score_pred, 3),
-        "max_s_mean": round(float(out.max_score.mean()), 3),
-        "entry_sq_median": round(float(np.median(out.entry_sq)), 3),
-        "weight_median": round(float(np.median(out.weight)), 3),
-        "weight_deloc": round(1.0 / d, 4),
-        "weight_deloc_max": round(out.delocalized_max, 4),
-        "d_isolated": format_power_of_ten(out.d_isolated)
-        if math.isfinite(out.d_isolated)
-        else "no d (the squared entry never exceeds θ₁)",
-    }
+        return {"fig_slider": slider, "fig_grid": grid, "fig_cdf": differences}
 
-
-def edge_claims(result, law, scale, out) -> list[Claim]:
-    """The edge page's claims."""
-    linear_top = max(float(result.s2(n)[:, 0].max()) for n in LINEAR)
-    overshoot = float(scale.in_spacings(linear_top)[()])
-    median_weight = float(np.median(out.weight))
-    return [
-        Claim(
-            "the linear rungs' top value is an edge fluctuation, not an outlier",
-            rf"$\max s_1^2 - \lambda_+$ = {linear_top - law.edge:.3f} = {overshoot:.2f} "
-            r"$\varepsilon_d$",
-            rf"< one edge spacing $\varepsilon_d = (3/(2ad))^{{2/3}}$ = {scale.spacing:.3f}",
-            bool(overshoot < 1),
-            "a linear rung has a value more than one edge spacing beyond λ₊: an outlier, or the "
-            "edge has not converged.",
-            "this book",
-        ),
-        Claim(
-            r"the top value of $Y_f$ follows its largest entry",
-            f"Spearman {out.spearman:.3f} (p = {out.p_value:.0e})"
-            if math.isfinite(out.spearman)
-            else "n/a",
-            "one-sided p < 0.01 against no association (needs ≥ 3 trials)",
-            bool(math.isfinite(out.p_value) and out.p_value < 0.01),
-            "the top singular value of Y_f does not follow its largest entry (or there are too "
-            "few trials): the outliers are not localized at these parameters.",
-            "this book",
-        ),
-        Claim(
-            r"the top singular vector of $Y_f$ sits on the largest entry's row",
-            f"median $v_i^2$ {median_weight:.3f}",
-            rf"> $2\log d/d$ = {out.delocalized_max:.4f}, the largest weight of a delocalized "
-            "vector",
-            bool(median_weight > out.delocalized_max),
-            "the top singular vector of Y_f is spread out: its top value is not a localized "
-            "outlier here.",
-            "this book",
-        ),
-    ]
+    def claims(self) -> list[Claim]:
+        c = self.config
+        return law_claims(
+            self.laws, self.distances, self.forms, self.mean_quad, c.d, c.remove_top_k
+        )

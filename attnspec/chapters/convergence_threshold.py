@@ -1,17 +1,21 @@
-r"""The threshold chapter's tables, glued values and claims: the breakdown in :math:`\beta`, the
-:math:`(d, \beta)` plane with its bootstrap, the boundary of agreement against the curve
-:math:`e^{\beta^2} = d` and against a counter-model, and the normalizers
-(:mod:`attnspec.experiments.threshold`). Every comparison of intervals (value ± 2 errors) is
-decided by :func:`attnspec.present.claims.interval_below`.
-"""
+r"""Chapter "The linearization threshold": the breakdown in :math:`\beta`, the :math:`(d, \beta)`
+plane of attention's distance to the law with its bootstrap, the boundary
+:math:`e^{\beta_\varepsilon^2} \propto d^\gamma` against the curve :math:`e^{\beta^2} = d` and
+against a counter-model, the collapse on :math:`\beta^2 - \hat c \log d`, and the normalizers.
+Every comparison of intervals (value ± 2 errors) is decided by
+:func:`attnspec.present.claims.interval_below`."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from ..experiments import threshold as th
+from ..experiments.convergence import trials_for_pooled
+from ..experiments.sweep import SweepRequest, run_sweeps
 from ..experiments.threshold import (
     Boundary,
     Collapse,
@@ -21,11 +25,14 @@ from ..experiments.threshold import (
     collapse_error,
     fit_boundary,
 )
-from ..models.ladder import REFERENCE
+from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
+from ..present import interactive, plotting
 from ..present.claims import Claim, all_hold, interval_below
-from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ..present.numbers import fixed
 from ..present.tables import markdown_table
+from .convergence import THEOREM, uncertain_text
+from .interactive_study import InteractiveStudy
 
 #: This book's convention for "on the law": a Kolmogorov distance below this tolerance.
 KS_TOL = 0.05
@@ -33,7 +40,6 @@ KS_TOL = 0.05
 LEVELS = (0.02, 0.03, 0.05, 0.1, 0.2)
 #: The inverse temperature of the threshold distance glued for the intro, always in the grid.
 BETA_FIXED = 2.0
-THEOREM = "paper, abstract (Gaussian equivalence at constant-order β)"
 THRESHOLD = "paper, abstract (a threshold for linearization; the curve is this book's reading)"
 #: Tail probability below which a boundary model is rejected by its chi-squared.
 FIT_ALPHA = 0.05
@@ -51,23 +57,19 @@ def _point(x: float) -> tuple[float, float]:
     return (x, x)
 
 
-def _u(value, se, fallback=4) -> str:
-    return format_uncertain(value, se, ONE_OR_TWO, fallback=fallback)
-
-
 def beta_star(d) -> np.ndarray:
     r"""The curve :math:`e^{\beta^2} = d`: :math:`\beta_* = \sqrt{\log d}`."""
     return np.sqrt(np.log(np.asarray(d, dtype=float)))
 
 
-def row_table(row_ks: dict, plane: Plane, betas, d: int, row_se) -> str:
+def row_table(row_ks: dict, betas, d: int, row_se) -> str:
     r"""Per :math:`\beta` at size ``d``: :math:`e^{\beta^2}/d`, attention's distance with its
     jackknife error, and those of :math:`Y_f` and :math:`Y_f^{\rm lin}`."""
     rows = [
         [
             f"{b:g}",
             f"{math.exp(b * b) / d:.4f}",
-            _u(row_ks[REFERENCE][j], row_se[j]),
+            uncertain_text(row_ks[REFERENCE][j], row_se[j]),
             f"{row_ks['Y_f'][j]:.4f}",
             f"{row_ks['Y_f_lin'][j]:.4f}",
         ]
@@ -86,10 +88,10 @@ def rates_table(rates: Rates, lin: Rates, plane: Plane) -> str:
     rows = [
         [
             f"{b:g}",
-            _u(rates.rate[j], rates.se[j], 2),
+            uncertain_text(rates.rate[j], rates.se[j], 2),
             fixed(lin.rate[j], 2),
-            _u(plane.ks[0, j], se[0, j]),
-            _u(plane.ks[-1, j], se[-1, j]),
+            uncertain_text(plane.ks[0, j], se[0, j]),
+            uncertain_text(plane.ks[-1, j], se[-1, j]),
         ]
         for j, b in enumerate(plane.beta)
     ]
@@ -115,9 +117,9 @@ def boundary_table(levels: list[Boundary]) -> str:
         rows.append(
             [
                 f"{b.level:g}" + (" (tolerance)" if b.level == KS_TOL else ""),
-                _u(b.beta[0], b.beta_err[0], 3),
-                _u(b.beta[-1], b.beta_err[-1], 3),
-                _u(b.gamma, b.gamma_err, 2),
+                uncertain_text(b.beta[0], b.beta_err[0], 3),
+                uncertain_text(b.beta[-1], b.beta_err[-1], 3),
+                uncertain_text(b.gamma, b.gamma_err, 2),
                 f"{fixed(line.rms, 3)} / {fixed(counter.rms, 3)}",
                 f"{fixed(line.chi2, 2)} / {fixed(counter.chi2, 2)}",
                 fixed(math.sqrt(np.mean(err**2)), 3) if err.size else "n/a",
@@ -140,7 +142,8 @@ def plane_text(plane: Plane) -> list[list[str]]:
     """Every cell's distance with its bootstrap error, as hover text."""
     se = plane.se
     return [
-        [_u(plane.ks[i, j], se[i, j]) for j in range(plane.beta.size)] for i in range(plane.d.size)
+        [uncertain_text(plane.ks[i, j], se[i, j]) for j in range(plane.beta.size)]
+        for i in range(plane.d.size)
     ]
 
 
@@ -152,7 +155,7 @@ def row_values(row_ks: dict, row_se, betas, d: int, tol_beta: float, tol_se: flo
         "d": int(d),
         "beta_fixed": float(BETA_FIXED),
         "ks_beta_2": round(row_ks[REFERENCE][j2], 4),
-        "ks_beta_2_txt": _u(row_ks[REFERENCE][j2], row_se[j2]),
+        "ks_beta_2_txt": uncertain_text(row_ks[REFERENCE][j2], row_se[j2]),
         "ks_lin_beta_2": round(row_ks["Y_f_lin"][j2], 4),
         "beta_lo": float(betas[0]),
         "beta_hi": float(betas[-1]),
@@ -162,7 +165,7 @@ def row_values(row_ks: dict, row_se, betas, d: int, tol_beta: float, tol_se: flo
         "beta_star": round(star, 3),
         "tol": KS_TOL,
         "beta_tol": round(tol_beta, 3) if np.isfinite(tol_beta) else math.nan,
-        "beta_tol_txt": _u(tol_beta, tol_se, 3),
+        "beta_tol_txt": uncertain_text(tol_beta, tol_se, 3),
         "ratio_tol": round(math.exp(tol_beta**2) / d, 4) if np.isfinite(tol_beta) else math.nan,
     }
 
@@ -180,7 +183,7 @@ def _range(values, digits: int) -> tuple[float, float]:
     return round(min(finite), digits), round(max(finite), digits)
 
 
-def plane_values(plane: Plane, floor: Plane, rates: Rates, lin: Rates, levels, col: Collapse):
+def plane_values(plane: Plane, rates: Rates, lin: Rates, levels, col: Collapse) -> dict:
     """Glue values of the plane (prefix ``thresh``): rates, boundary, its two models, exponents,
     collapse."""
     tol = next(b for b in levels if b.level == KS_TOL)
@@ -201,17 +204,17 @@ def plane_values(plane: Plane, floor: Plane, rates: Rates, lin: Rates, levels, c
         "plane_trials": ", ".join(str(int(v)) for v in plane.trials),
         "resamples": int(plane.boot.shape[-1]),
         "logd_span": round(float(np.log(plane.d[-1] / plane.d[0])), 2),
-        "rate_lo_txt": _u(rates.rate[0], rates.se[0], 2),
-        "rate_hi_txt": _u(rates.rate[-1], rates.se[-1], 2),
-        "rate_2_txt": _u(
+        "rate_lo_txt": uncertain_text(rates.rate[0], rates.se[0], 2),
+        "rate_hi_txt": uncertain_text(rates.rate[-1], rates.se[-1], 2),
+        "rate_2_txt": uncertain_text(
             rates.rate[plane.column(BETA_FIXED)], rates.se[plane.column(BETA_FIXED)], 2
         ),
         "rate_lin_min": round(float(np.min(lin.rate)), 2),
         "rate_lin_max": round(float(np.max(lin.rate)), 2),
-        "rate_slope_txt": _u(rates.slope, rates.slope_se, 2),
-        "gamma_txt": _u(tol.gamma, tol.gamma_err, 2),
-        "gamma_lo_txt": _u(lo.gamma, lo.gamma_err, 2),
-        "gamma_hi_txt": _u(hi.gamma, hi.gamma_err, 2),
+        "rate_slope_txt": uncertain_text(rates.slope, rates.slope_se, 2),
+        "gamma_txt": uncertain_text(tol.gamma, tol.gamma_err, 2),
+        "gamma_lo_txt": uncertain_text(lo.gamma, lo.gamma_err, 2),
+        "gamma_hi_txt": uncertain_text(hi.gamma, hi.gamma_err, 2),
         "gamma_sd": round(float(np.std(gammas, ddof=1)), 3) if gammas.size > 1 else math.nan,
         "level_lo": lo.level,
         "level_hi": hi.level,
@@ -219,8 +222,8 @@ def plane_values(plane: Plane, floor: Plane, rates: Rates, lin: Rates, levels, c
         "interp_max": round(float(np.nanmax(interp)), 3)
         if np.any(np.isfinite(interp))
         else math.nan,
-        "boundary_lo_txt": _u(tol.beta[0], tol.beta_err[0], 3),
-        "boundary_hi_txt": _u(tol.beta[-1], tol.beta_err[-1], 3),
+        "boundary_lo_txt": uncertain_text(tol.beta[0], tol.beta_err[0], 3),
+        "boundary_hi_txt": uncertain_text(tol.beta[-1], tol.beta_err[-1], 3),
         "boundary_d_lo": int(tol.d[0]),
         "boundary_d_hi": int(tol.d[-1]),
         "star_lo": round(float(beta_star(tol.d[0])), 2),
@@ -242,7 +245,7 @@ def plane_values(plane: Plane, floor: Plane, rates: Rates, lin: Rates, levels, c
         "fit_rms_hi": _range([f.rms for f in lines + counters], 3)[1],
         "fit_err_lo": _range(point_err, 3)[0],
         "fit_err_hi": _range(point_err, 3)[1],
-        "collapse_c_txt": _u(col.c, c_err, 2),
+        "collapse_c_txt": uncertain_text(col.c, c_err, 2),
         "collapse_c_se_boot": round(col.c_se, 3),
         "collapse_spread": round(col.spread, 3),
         "collapse_spread_one": round(col.spread_one, 2),
@@ -304,8 +307,8 @@ def _parallel(col: Collapse, c_err: float, d) -> Claim:
     )
     return Claim(
         rf"on $d$ = {d[0]}–{d[-1]} the iso-distance curves run parallel to $e^{{\beta^2}} = d$",
-        rf"collapse exponent $\hat c$ = {_u(col.c, c_err, 2)} (bootstrap and spread of γ over "
-        "levels)",
+        rf"collapse exponent $\hat c$ = {uncertain_text(col.c, c_err, 2)} (bootstrap and "
+        "spread of γ over levels)",
         r"$\hat c \pm 2$ errors separated from 1",
         None if side is None else False,
         reason,
@@ -397,7 +400,9 @@ def _normalizers(points: list[NormalizerPoint]) -> Claim:
     )
 
 
-def claims(row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, norm) -> list[Claim]:
+def threshold_claims(
+    row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, norm
+) -> list[Claim]:
     """The threshold chapter's claims. ``row_dist`` holds each rung's pooled distances along the
     row with their jackknife errors; ``norm`` the normalizer points."""
     stars = beta_star(levels[0].d)
@@ -425,7 +430,7 @@ def claims(row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, no
         ),
         Claim(
             r"the rate $\rho(\beta)$ falls as $\beta$ grows",
-            f"slope of ρ against β: {_u(rates.slope, rates.slope_se, 2)}",
+            f"slope of ρ against β: {uncertain_text(rates.slope, rates.slope_se, 2)}",
             "slope ± 2 se below 0",
             interval_below(_span(rates.slope, rates.slope_se), ZERO),
             "the rate in d does not clearly fall with β over this grid.",
@@ -476,7 +481,8 @@ def claims(row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, no
             rf"on the grid's sizes every iso-distance curve from {lo.level:g} to {hi.level:g} "
             r"grows more slowly than $e^{\beta^2} = d$: $e^{\beta_\varepsilon^2} \propto "
             r"d^\gamma$, $\gamma < 1$",
-            f"γ from {_u(lo.gamma, lo.gamma_err, 2)} to {_u(hi.gamma, hi.gamma_err, 2)}",
+            f"γ from {uncertain_text(lo.gamma, lo.gamma_err, 2)} to "
+            f"{uncertain_text(hi.gamma, hi.gamma_err, 2)}",
             r"$\gamma \pm 2$ errors (bootstrap and interpolation) below 1 at every level",
             all_hold(interval_below(_span(b.gamma, b.gamma_err), _point(1.0)) for b in levels),
             "at some level the boundary is not clearly slower than $e^{\\beta^2} \\propto d$, "
@@ -485,7 +491,7 @@ def claims(row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, no
         ),
         Claim(
             r"the boundary exponent $\gamma$ grows with the level",
-            f"γ({hi.level:g}) − γ({lo.level:g}) = {_u(drift, drift_err, 2)}",
+            f"γ({hi.level:g}) − γ({lo.level:g}) = {uncertain_text(drift, drift_err, 2)}",
             "difference ± 2 combined errors above 0",
             interval_below(ZERO, _span(drift, drift_err)),
             "the exponent is not clearly different between levels: the distance may collapse "
@@ -494,3 +500,139 @@ def claims(row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, no
         ),
         _normalizers(norm),
     ]
+
+
+class ConvergenceThreshold(InteractiveStudy):
+    r"""Every rung at :math:`d` across the grid's :math:`\beta` (the row), attention and its
+    Gaussian equivalent over the :math:`(d, \beta)` grid (the plane, bootstrapped over trials),
+    the boundary at every level of :data:`LEVELS`, the rates :math:`\rho(\beta)`, the collapse
+    and the normalizers' spread."""
+
+    name = "convergence-threshold"
+    prefix = "thresh"
+
+    def compute(self) -> None:
+        c = self.config
+        self.grid_d = sorted(set(self.params["d_values"]) | {c.d})
+        self.grid_beta = sorted(set(self.params["betas"]) | {BETA_FIXED})
+        plane_trials = trials_for_pooled(self.grid_d, self.params["pooled_values"])
+        row, grid = run_sweeps(
+            [
+                SweepRequest([c.d], self.grid_beta, c.trials),  # the row: every rung
+                SweepRequest(self.grid_d, self.grid_beta, plane_trials, (REFERENCE, "Y_f_lin")),
+            ],
+            seed=c.seed,
+            c_poly=c.c_poly,
+            remove_top_k=c.remove_top_k,
+        )
+        self.row_dist = th.row_distances(row.ladders, MODEL_NAMES)  # pooled, jackknife error
+        self.plane = plane = th.distance_plane(
+            grid.ladders, REFERENCE, self.params["resamples"], c.seed
+        )
+        self.floor = th.distance_plane(grid.ladders, "Y_f_lin")  # the linear model's floor
+        self.levels = [th.boundary(plane, level) for level in LEVELS]  # beta_eps(d) and gamma
+        self.tol = next(b for b in self.levels if b.level == KS_TOL)
+        self.rates = th.rates_in_d(plane)  # rho(beta), bootstrap errors
+        self.floor_rates = th.rates_in_d(self.floor)
+        self.collapse = th.collapse(plane, use=plane.ks - self.floor.ks > 3 * plane.se)
+        self.norm = th.normalizer_points(grid.ladders)  # std(D_i), its error, exact value
+        self.row_ks = {m: [p.ks for p in self.row_dist[m]] for m in MODEL_NAMES}
+        self.row_se = [p.se for p in self.row_dist[REFERENCE]]
+
+    def values(self) -> dict[str, Any]:
+        c, tol = self.config, self.tol
+        j = self.plane.row(c.d)
+        row = row_values(
+            self.row_ks, self.row_se, self.grid_beta, c.d, tol.beta[j], tol.beta_err[j]
+        )
+        plane = plane_values(self.plane, self.rates, self.floor_rates, self.levels, self.collapse)
+        return row | plane | normalizer_values(self.norm)
+
+    def tables(self) -> dict[str, str]:
+        return {
+            "row": row_table(self.row_ks, self.grid_beta, self.config.d, self.row_se),
+            "boundary": boundary_table(self.levels),
+            "rates": rates_table(self.rates, self.floor_rates, self.plane),
+        }
+
+    def figures(self) -> dict[str, Any]:
+        plane, tol, rates = self.plane, self.tol, self.rates
+        grid_beta, grid_d = self.grid_beta, self.grid_d
+
+        def breakdown():
+            star = float(beta_star(self.config.d))
+            return plotting.curves_with_guides(
+                grid_beta,
+                {symbol(m): self.row_ks[m] for m in MODEL_NAMES},
+                r"$\beta$",
+                r"$D_{\rm KS}$ of the bulk to the $\theta^f$ law",
+                vlines={rf"$e^{{\beta^2}} = d$ ($\beta$ = {star:.3f})": star},
+                hlines={f"tolerance {KS_TOL:g}": KS_TOL},
+                logy=True,
+                yerr={symbol(m): [p.se for p in self.row_dist[m]] for m in MODEL_NAMES},
+            )
+
+        def phase():
+            stars = beta_star(plane.d)
+            static = plotting.phase_diagram(
+                plane.beta,
+                plane.d,
+                plane.ks,
+                r"$\beta$",
+                "$d$",
+                f"$D_{{\\rm KS}}$ of {symbol(REFERENCE)} to the law",
+                curves={r"$e^{\beta^2} = d$": (stars, plane.d)},
+                points={rf"$\beta_{{{KS_TOL:g}}}(d)$ ± error": (tol.beta, plane.d, tol.beta_err)},
+            )
+            return interactive.InteractiveFigure(
+                interactive.phase_heatmap(
+                    plane.d,
+                    plane.beta,
+                    plane.ks,
+                    plane_text(plane),
+                    boundary=(tol.beta, f"D<sub>KS</sub> = {KS_TOL:g}"),
+                    curve_beta=stars,
+                ),
+                interactive.PHASE_DIAGRAM,
+                static,
+                "Heat map of the distance to the law over beta and d; hovering a cell shows its "
+                "distance and standard error. The measured boundary lies far to the left of the "
+                "curve e to the beta squared equals d.",
+            )
+
+        def collapse():
+            col = self.collapse
+            x = plane.beta[None, :] ** 2 - col.c * np.log(plane.d.astype(float))[:, None]
+            return plotting.rates_and_collapse(
+                rates.beta,
+                rates.rate,
+                rates.se,
+                {f"$d$ = {v}": (x[i], plane.ks[i], plane.se[i]) for i, v in enumerate(plane.d)},
+                rf"collapse at $\hat c$ = {col.c:.2f}",
+                r"$\beta^2 - \hat c \log d$",
+                r"$D_{\rm KS}$",
+            )
+
+        def normalizers():
+            cell = {(p.d, p.beta): p for p in self.norm}
+            bf = np.linspace(grid_beta[0], grid_beta[-1], 200)
+            return plotting.spread_and_distance(
+                grid_beta,
+                {f"$d$ = {v}": [cell[v, b].std for b in grid_beta] for v in grid_d},
+                {f"$d$ = {v}": (bf, [th.exact_std(b, v) for b in bf]) for v in grid_d},
+                {f"$d$ = {v}": [cell[v, b].exact for b in grid_beta] for v in grid_d},
+                {f"$d$ = {v}": list(plane.ks[plane.row(v)]) for v in grid_d},
+                f"$D_{{\\rm KS}}$ of {symbol(REFERENCE)} to the law",
+            )
+
+        return {
+            "fig_beta": breakdown,
+            "fig_phase": phase,
+            "fig_collapse": collapse,
+            "fig_norm": normalizers,
+        }
+
+    def claims(self) -> list[Claim]:
+        return threshold_claims(
+            self.row_dist, self.plane, self.rates, self.levels, self.collapse, self.norm
+        )

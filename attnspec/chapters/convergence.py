@@ -1,22 +1,26 @@
-r"""The convergence chapter's tables, glued values and claims: every rung's distance to the law
-against :math:`d`, the series at scale of attention and its Gaussian equivalent, and the linear
-model's distance against the rigidity scale (:mod:`attnspec.experiments.convergence`).
-"""
+r"""Chapter "Convergence in the matrix size": every rung's Kolmogorov distance to the law against
+:math:`d`, :math:`D_{\rm KS} \propto d^{-\rho}`, the series at scale of attention and its Gaussian
+equivalent, and the linear model's distance against the rigidity scale :math:`\log d/(d\sqrt n)`."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
+from ..experiments import convergence as cv
 from ..experiments.convergence import DistanceSeries, Rigidity
+from ..experiments.sweep import SweepRequest, run_sweeps
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.nonlinearity import poly_degree
 from ..models.notation import symbol
+from ..present import interactive, plotting
 from ..present.claims import Claim, all_hold, interval_below
 from ..present.interactive import HTML_SYMBOLS, Series
 from ..present.numbers import ONE_OR_TWO, decimals_for, fixed, format_uncertain
 from ..present.tables import markdown_table
+from .interactive_study import InteractiveStudy
 
 #: Every rung against the :math:`\theta^f` law, then the Taylor rungs against their :math:`\theta^Q`
 #: law.
@@ -28,13 +32,15 @@ LAW = {"f": r"$\theta^f$", "q": r"$\theta^Q$"}
 NONLINEAR = ("sqrt_d_A", "sqrt_d_A_perp", "Y", "Y_f")
 
 
-def _u(value, se, fallback=4) -> str:
+def uncertain_text(value, se, fallback: int = 4) -> str:
+    """``value ± se`` with one or two significant digits of ``se`` (``fallback`` decimals without
+    it), as the convergence and threshold chapters print a distance or a rate."""
     return format_uncertain(value, se, ONE_OR_TWO, fallback=fallback)
 
 
 def rate_text(series: DistanceSeries) -> str:
     """The fitted rate with its standard error, as printed."""
-    return _u(series.fit.rate, series.fit.se, 2)
+    return uncertain_text(series.fit.rate, series.fit.se, 2)
 
 
 def _rate_trials(series: DistanceSeries) -> str:
@@ -53,8 +59,8 @@ def scale_table(at_scale: dict[str, DistanceSeries]) -> str:
             [
                 f"{d}",
                 f"{ref.trials[i]}",
-                _u(ref.ks[i], ref.ks_se[i]),
-                _u(lin.ks[i], lin.ks_se[i]),
+                uncertain_text(ref.ks[i], ref.ks_se[i]),
+                uncertain_text(lin.ks[i], lin.ks_se[i]),
                 f"{ratio:.1f}",
             ]
         )
@@ -85,8 +91,8 @@ def every_rung_table(conv: dict) -> str:
         [
             symbol(m),
             LAW[t],
-            _u(c.ks[0], c.ks_se[0]),
-            _u(c.ks[-1], c.ks_se[-1]),
+            uncertain_text(c.ks[0], c.ks_se[0]),
+            uncertain_text(c.ks[-1], c.ks_se[-1]),
             f"{rate_text(c)} ({_rate_trials(c)})",
         ]
         for (m, t), c in conv.items()
@@ -134,8 +140,8 @@ def scale_values(at_scale: dict[str, DistanceSeries], beta: float) -> dict:
         "d_max": int(ref.d[-1]),
         "d_scale_min": int(ref.d[0]),
         "n_scale": int(ref.d.size),
-        "ratio_ref_lin_dmax": _u(ratio, ratio_se, 1),
-        "rate_gap": _u(abs(gap), gap_se, 2),
+        "ratio_ref_lin_dmax": uncertain_text(ratio, ratio_se, 1),
+        "rate_gap": uncertain_text(abs(gap), gap_se, 2),
         "rate_gap_z": round(abs(gap) / gap_se, 1) if gap_se > 0 else math.nan,
         "lin_noise_dmax": round(float(noise_levels(lin)[-1]), 4),
     }
@@ -172,7 +178,7 @@ def every_values(conv: dict, c_poly: float) -> dict:
 
 
 def _exponent(rig: Rigidity) -> str:
-    return _u(rig.exponent, rig.se, 2)
+    return uncertain_text(rig.exponent, rig.se, 2)
 
 
 def rigidity_values(at_scale: Rigidity, grid: Rigidity) -> dict:
@@ -200,7 +206,7 @@ def _follows_scale(rig: Rigidity) -> bool:
     return bool(np.isfinite(rig.se) and abs(rig.exponent) < 2 * rig.se)
 
 
-def claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[Claim]:
+def convergence_claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[Claim]:
     """The convergence chapter's claims."""
     ref, lin = at_scale[REFERENCE], at_scale["Y_f_lin"]
     rates = {
@@ -292,3 +298,95 @@ def interactive_series(conv: dict, at_scale: dict) -> list[Series]:
             )
         )
     return out
+
+
+class Convergence(InteractiveStudy):
+    """The two series of trials (every rung at ``d_values``; attention and its Gaussian
+    equivalent at ``d_scale``, with about ``pooled_values`` bulk values per size), each rung's
+    distance series and the linear model against the rigidity scale."""
+
+    name = "convergence"
+    prefix = "conv"
+
+    def compute(self) -> None:
+        c = self.config
+        self.grid_d = sorted(set(self.params["d_values"]))
+        self.scale_d = sorted(set(self.params["d_scale"]))
+        self.scale_trials = cv.trials_for_pooled(self.scale_d, self.params["pooled_values"])
+        column, scale = run_sweeps(
+            [
+                SweepRequest(self.grid_d, [c.beta], c.trials),  # every rung
+                SweepRequest(self.scale_d, [c.beta], self.scale_trials, PAIR),  # at scale
+            ],
+            seed=c.seed,
+            c_poly=c.c_poly,
+            remove_top_k=c.remove_top_k,
+        )
+        self.conv = {(m, t): cv.distance_series(column.ladders, m, t) for m, t in SERIES}
+        self.at_scale = {m: cv.distance_series(scale.ladders, m) for m in PAIR}
+        self.rigidity = {  # the linear model against the rigidity scale log d / (d sqrt n)
+            "scale": cv.rigidity(self.at_scale["Y_f_lin"]),  # n falls like 1/d
+            "grid": cv.rigidity(self.conv["Y_f_lin", "f"]),  # n fixed
+        }
+
+    def values(self) -> dict[str, Any]:
+        c = self.config
+        trials = ", ".join(f"{self.scale_trials[v]} at {v}" for v in self.scale_d)
+        return (
+            scale_values(self.at_scale, c.beta)
+            | {"scale_trials": trials}
+            | rigidity_values(self.rigidity["scale"], self.rigidity["grid"])
+            | every_values(self.conv, c.c_poly)
+            | {"trials": c.trials}
+        )
+
+    def tables(self) -> dict[str, str]:
+        return {
+            "scale": scale_table(self.at_scale),
+            "rigidity": rigidity_table(self.rigidity["scale"]),
+            "every": every_rung_table(self.conv),
+        }
+
+    def figures(self) -> dict[str, Any]:
+        def at_scale():
+            return plotting.loglog_fits(
+                self.scale_d,
+                {
+                    f"{symbol(m)}: $\\rho$ = {rate_text(s)}": (
+                        s.ks,
+                        s.ks_se,
+                        -s.fit.rate,
+                        s.fit.intercept,
+                    )
+                    for m, s in self.at_scale.items()
+                },
+                "$d$",
+                r"$D_{\rm KS}$ of the bulk to the $\theta^f$ law",
+            )
+
+        def every_rung():
+            labels = {"f": "", "q": r" vs $\theta^Q$ law"}
+            static = plotting.loglog_fits(
+                self.grid_d,
+                {
+                    f"{symbol(m)}{labels[t]}": (c.ks, c.ks_se, -c.fit.rate, c.fit.intercept)
+                    for (m, t), c in self.conv.items()
+                },
+                "$d$",
+                r"$D_{\rm KS}$ of the bulk to the law",
+            )
+            return interactive.InteractiveFigure(
+                interactive.distance_against_d(
+                    interactive_series(self.conv, self.at_scale),
+                    "D<sub>KS</sub> of the bulk to the law",
+                ),
+                interactive.DISTANCE_IN_D,
+                static,
+                "Distance of each rung's bulk to the limit law against d, log-log, with error bars "
+                "and fitted power laws; each rung can be hidden or shown from the legend.",
+            )
+
+        return {"fig_scale": at_scale, "fig_d": every_rung}
+
+    def claims(self) -> list[Claim]:
+        return convergence_claims(self.conv, self.at_scale, self.rigidity["grid"])

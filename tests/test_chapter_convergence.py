@@ -1,0 +1,63 @@
+"""The convergence chapter's study at small parameters: its verdicts, key values, tables and
+figures (one of them interactive) are pinned here, not only by nbval on the stored notebook. Its
+sweeps start a local Dask cluster on the test's empty cache, so the study's tests are ``cluster``
+tests; the check of the parameters is not."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from attnspec.chapters.convergence import SERIES, Convergence
+from attnspec.core.errors import InvalidInput
+from attnspec.present.interactive import DISTANCE_IN_D, InteractiveFigure
+from tests.helpers import verdicts_of
+
+SMALL = dict(
+    beta=1.0,
+    d_values=[40, 60, 90, 120],
+    trials=2,
+    d_scale=[40, 80, 160],
+    pooled_values=320,
+    seed=0,
+    remove_top_k=3,
+    c_poly=2.0,
+)
+
+
+@pytest.fixture
+def study():
+    return Convergence.run(**SMALL)
+
+
+@pytest.mark.cluster  # its sweeps start a local Dask cluster
+def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
+    # three sizes at scale leave the rates without a fit error: attention's is not resolved, ○
+    assert verdicts_of(study.claims()) == "✓✓✓✓○"
+    v = study.values()
+    assert v["scale_trials"] == "8 at 40, 4 at 80, 2 at 160"
+    assert v["ratio_ref_lin_dmax"] == "5.7 ± 0.8" and v["ks_dmax_sqrt_d_A_perp"] == 0.07003
+    assert v["grid_rate_txt_sqrt_d_A_perp"] == "0.79 ± 0.17"
+    assert v["rigidity_exp_grid"] == "0.03 ± 0.20" and v["poly_degrees"] == "6, 6, 6, 7"
+    tables = study.tables()
+    assert set(tables) == {"scale", "rigidity", "every"}
+    assert tables["scale"].count("\n") == 2 + 3 + 1 - 1  # header, rule, three sizes, the rates
+    assert tables["rigidity"].count("\n") == 2 + 3 - 1
+    assert tables["every"].count("\n") == 2 + len(SERIES) - 1
+    figures = study.figures()
+    assert set(figures) == {"fig_scale", "fig_d"}
+    fig = figures["fig_scale"]()
+    assert fig.axes[0].get_xlabel() == "$d$"
+    plt.close(fig)
+    interactive = figures["fig_d"]()
+    assert isinstance(interactive, InteractiveFigure) and interactive.div_id == DISTANCE_IN_D
+    plt.close(interactive.static)
+
+
+def test_parameters_are_checked_before_any_computation(monkeypatch):
+    def refuse(self):
+        raise AssertionError("computed before checking the parameters")
+
+    monkeypatch.setattr(Convergence, "compute", refuse)
+    with pytest.raises(InvalidInput, match="d_scale"):
+        Convergence.run(**SMALL | {"d_scale": [3, 80]})

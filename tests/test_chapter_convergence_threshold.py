@@ -1,0 +1,68 @@
+"""The threshold chapter's study at small parameters: its verdicts, key values, tables and figures
+(the phase diagram interactive) are pinned here, not only by nbval on the stored notebook. Its
+sweeps start a local Dask cluster on the test's empty cache, so the study's tests are ``cluster``
+tests; the check of the parameters is not."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from attnspec.chapters.convergence_threshold import ConvergenceThreshold
+from attnspec.core.errors import InvalidInput
+from attnspec.present.interactive import PHASE_DIAGRAM, InteractiveFigure
+from tests.helpers import verdicts_of
+
+SMALL = dict(
+    d=100,
+    betas=[0.5, 1.0, 1.5, 2.5],
+    d_values=[50, 100, 200],
+    trials=2,
+    pooled_values=400,
+    resamples=20,
+    seed=0,
+    remove_top_k=3,
+    c_poly=2.0,
+)
+
+
+@pytest.fixture
+def study():
+    return ConvergenceThreshold.run(**SMALL)
+
+
+@pytest.mark.cluster  # its sweeps start a local Dask cluster
+def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
+    # on this small grid the level 0.02 is crossed at no size: no boundary model fits it (✗) and
+    # the claims over every level stay open (○); at β = 0.5 the linear model and attention are
+    # within their errors (○); ĉ is far from 1 (✗); the normalizers' spread from few trials at
+    # the largest β falls short of its exact value (✗)
+    assert verdicts_of(study.claims()) == "✓✓✓○✗✗○○○○✗"
+    v = study.values()
+    assert v["grid_beta"] == "0.5, 1, 1.5, 2, 2.5" and v["plane_trials"] == "8, 4, 2"
+    assert v["ks_beta_2_txt"] == "0.431 ± 0.003" and v["beta_tol_txt"] == "0.81 ± 0.08"
+    assert v["gamma_txt"] == "0.32 ± 0.05" and v["collapse_c_txt"] == "0.35 ± 0.19"
+    assert v["norm_n_within"] == 9 and v["norm_n_points"] == 15 and v["resamples"] == 20
+    tables = study.tables()
+    assert set(tables) == {"row", "boundary", "rates"}
+    assert tables["row"].count("\n") == 2 + 5 - 1  # header, rule, five betas
+    assert tables["boundary"].count("\n") == 2 + 5 - 1  # five levels
+    assert tables["rates"].count("\n") == 2 + 5 - 1
+    figures = study.figures()
+    assert set(figures) == {"fig_beta", "fig_phase", "fig_collapse", "fig_norm"}
+    for name in ("fig_beta", "fig_collapse", "fig_norm"):
+        fig = figures[name]()
+        assert fig.axes[0].get_xlabel() == r"$\beta$", name
+        plt.close(fig)
+    phase = figures["fig_phase"]()
+    assert isinstance(phase, InteractiveFigure) and phase.div_id == PHASE_DIAGRAM
+    plt.close(phase.static)
+
+
+def test_parameters_are_checked_before_any_computation(monkeypatch):
+    def refuse(self):
+        raise AssertionError("computed before checking the parameters")
+
+    monkeypatch.setattr(ConvergenceThreshold, "compute", refuse)
+    with pytest.raises(InvalidInput, match="betas"):
+        ConvergenceThreshold.run(**SMALL | {"betas": [-0.5, 1.0]})

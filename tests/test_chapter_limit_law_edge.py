@@ -1,0 +1,47 @@
+"""The edge page's study at small parameters: its verdicts, key values, tables and figure are
+pinned here, in the fast loop, not only by nbval on the stored notebook."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pytest
+
+from attnspec.chapters.limit_law_edge import LimitLawEdge
+from attnspec.core.errors import InvalidInput
+from tests.helpers import verdicts_of
+
+SMALL = dict(d=100, beta=1.0, trials=4, seed=0, remove_top_k=3, c_poly=2.0)
+
+
+@pytest.fixture
+def study():
+    return LimitLawEdge.run(**SMALL)
+
+
+def test_verdicts_and_key_values_at_small_parameters(study):
+    assert verdicts_of(study.claims()) == "✓✓✓"
+    v = study.values()
+    assert v["lambda"] == 9.00954 and v["spacing"] == 1.109
+    assert v["linear_overshoot_spacings"] == 0.24 and v["above_nonlinear"] == 0.4
+    assert v["spearman"] == 1.0 and v["weight_median"] == 0.711
+    assert v["d_isolated"] == "3.4 × 10⁵" and v["r"] == 3 and v["r1"] == 4
+
+
+def test_tables_and_figures(study):
+    tables = study.tables()
+    assert set(tables) == {"edge", "outliers"}
+    assert tables["edge"].count("\n") == 2 + 7 - 1  # header, rule, seven rungs
+    assert tables["outliers"].count("\n") == 2 + SMALL["trials"] - 1
+    assert set(study.figures()) == {"fig_points"}
+    fig = study.figures()["fig_points"]()
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()][0] == r"$\sqrt{d}\,A$"
+    plt.close(fig)
+
+
+def test_parameters_are_checked_before_any_computation(monkeypatch):
+    def refuse(self):
+        raise AssertionError("computed before checking the parameters")
+
+    monkeypatch.setattr(LimitLawEdge, "compute", refuse)
+    with pytest.raises(InvalidInput, match="beta"):
+        LimitLawEdge.run(**SMALL | {"beta": 0.0})
