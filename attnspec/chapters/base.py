@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from ..core.config import Config, validate
 from ..present.claims import Claim
 from ..present.gluing import glue_values
+from ..present.interactive import InteractiveFigure
 from ..present.tables import claims_markdown
 
 
@@ -53,7 +54,8 @@ class ChapterStudy:
         return {}
 
     def figures(self) -> dict[str, Callable[[], Any]]:
-        """A function drawing each glued figure, by the figure's glue name."""
+        """A function drawing each glued figure (a matplotlib or an interactive figure), by its
+        glue name."""
         return {}
 
     def claims(self) -> list[Claim]:
@@ -61,14 +63,16 @@ class ChapterStudy:
         return []
 
     def glue(self) -> None:
-        """Glue every value and every figure (drawn, then closed) under :attr:`prefix`."""
+        """Glue every value and every figure under :attr:`prefix`; each figure is drawn, glued
+        whole (an interactive one with its HTML and static PNG), then closed."""
         import matplotlib.pyplot as plt
+        from myst_nb import glue
 
         glue_values(self.prefix, self.values())
         for key, draw in self.figures().items():
             fig = draw()
-            glue_values(self.prefix, {key: fig})
-            plt.close(fig)
+            glue(f"{self.prefix}_{key}", fig, display=False)
+            plt.close(fig.static if isinstance(fig, InteractiveFigure) else fig)
 
     def table(self, name: str):
         """Table ``name`` for display in the notebook."""

@@ -20,7 +20,7 @@ from ..present.claims import Claim, all_hold, interval_below
 from ..present.interactive import HTML_SYMBOLS, Series
 from ..present.numbers import ONE_OR_TWO, decimals_for, fixed, format_uncertain
 from ..present.tables import markdown_table
-from .interactive_study import InteractiveStudy
+from .base import ChapterStudy
 
 #: Every rung against the :math:`\theta^f` law, then the Taylor rungs against their :math:`\theta^Q`
 #: law.
@@ -300,7 +300,7 @@ def interactive_series(conv: dict, at_scale: dict) -> list[Series]:
     return out
 
 
-class Convergence(InteractiveStudy):
+class Convergence(ChapterStudy):
     """The two series of trials (every rung at ``d_values``; attention and its Gaussian
     equivalent at ``d_scale``, with about ``pooled_values`` bulk values per size), each rung's
     distance series and the linear model against the rigidity scale."""

@@ -31,8 +31,8 @@ from ..present import interactive, plotting
 from ..present.claims import Claim, all_hold, interval_below
 from ..present.numbers import fixed
 from ..present.tables import markdown_table
+from .base import ChapterStudy
 from .convergence import THEOREM, uncertain_text
-from .interactive_study import InteractiveStudy
 
 #: This book's convention for "on the law": a Kolmogorov distance below this tolerance.
 KS_TOL = 0.05
@@ -502,7 +502,7 @@ def threshold_claims(
     ]
 
 
-class ConvergenceThreshold(InteractiveStudy):
+class ConvergenceThreshold(ChapterStudy):
     r"""Every rung at :math:`d` across the grid's :math:`\beta` (the row), attention and its
     Gaussian equivalent over the :math:`(d, \beta)` grid (the plane, bootstrapped over trials),
     the boundary at every level of :data:`LEVELS`, the rates :math:`\rho(\beta)`, the collapse

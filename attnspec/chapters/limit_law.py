@@ -20,7 +20,7 @@ from ..present import interactive, plotting
 from ..present.claims import Claim
 from ..present.numbers import round_off_bound
 from ..present.tables import markdown_table
-from .interactive_study import InteractiveStudy
+from .base import ChapterStudy
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"
@@ -253,7 +253,7 @@ def bulk_mean_values(bulks: dict, x_at: dict) -> dict:
     }
 
 
-class LimitLaw(InteractiveStudy):
+class LimitLaw(ChapterStudy):
     r"""The ladder at the chapter's :math:`d`, the three laws (:math:`\theta^f`, :math:`\theta^Q`,
     Marchenko–Pastur of mean :math:`\theta_1`), the agreement of the law's two forms, the slider's
     frames over ``betas`` and every rung's distances to the laws."""
