@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from attnspec import __version__
-from attnspec.core.paths import ROOT
 from attnspec.publish import archive
 from attnspec.publish.gate import SITE
+from attnspec.publish.paths import ROOT
 from attnspec.publish.pdf import TARGET as PDF
 from tests.helpers import probe_page
 

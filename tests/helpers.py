@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.core.paths import ROOT
+from attnspec.publish.paths import ROOT
 
 SANITIZE = ROOT / "tests" / "sanitize.cfg"
 #: The MIME prefix myst-nb's glue gives a value's outputs.

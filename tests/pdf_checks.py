@@ -17,8 +17,8 @@ import subprocess
 import pytest
 
 from attnspec import __version__
-from attnspec.core.paths import EXECUTED
 from attnspec.publish.chapters import chapters, toc_chapter_names
+from attnspec.publish.paths import EXECUTED
 from attnspec.publish.pdf import TARGET, release_date
 
 #: The API reference's heading: the book's own pages come before it (the reference quotes TeX and

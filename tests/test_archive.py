@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from attnspec import __version__
-from attnspec.core.paths import ROOT, SOURCES
 from attnspec.publish import archive, provenance
 from attnspec.publish.chapters import toc_chapter_names
+from attnspec.publish.paths import ROOT, SOURCES
 from attnspec.publish.pdf import release_date
 
 TOP = f"attnspec-{__version__}"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.core.paths import ROOT
+from attnspec.publish.paths import ROOT
 from tests.helpers import CHROMIUM, CHROMIUM_ARGS, copy_site
 from tests.test_site import toc_pages
 

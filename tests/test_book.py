@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.core.paths import ROOT
 from attnspec.publish.chapters import chapter, toc_chapter_names
+from attnspec.publish.paths import ROOT
 from tests.helpers import PROBE, chromium, copy_site, html_tables, probe_page
 
 BUILT = ROOT / "_build" / "html"

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from attnspec.core.paths import SOURCES
+from attnspec.publish.paths import SOURCES
 from tests.test_site import toc_pages
 
 PER_CHAPTER = 120

@@ -10,9 +10,9 @@ import pytest
 
 from attnspec.cli import main
 from attnspec.core.errors import InvalidInput
-from attnspec.core.paths import EXECUTED, SOURCES
 from attnspec.publish.chapters import chapter, toc_chapter_names
 from attnspec.publish.executed import claims, glued_values
+from attnspec.publish.paths import EXECUTED, SOURCES
 from tests.helpers import assert_cells_agree
 
 CHAPTERS = toc_chapter_names()

@@ -51,7 +51,7 @@ CLOSED = [
 def test_a_closed_stdout_is_status_74_in_one_line_with_the_file_written(argv, written, tmp_path):
     """As in ``attnspec law >&-``: stdout is closed when the command starts. Issue 29, item 14: it
     was status 0 with the printed results lost, while a full stdout was 74; one rule now, 74."""
-    from attnspec.core.paths import EXECUTED
+    from attnspec.publish.paths import EXECUTED
 
     published = str(EXECUTED / "setup.results.json")
     argv = [a.replace("{published}", published) for a in argv]
@@ -71,7 +71,7 @@ def test_a_closed_stdout_is_status_74_in_one_line_with_the_file_written(argv, wr
 
 @pytest.mark.parametrize("command", ["law", "ladder", "diff"])
 def test_a_legal_long_file_name_is_written(command, tmp_path):
-    from attnspec.core.paths import EXECUTED
+    from attnspec.publish.paths import EXECUTED
 
     name = "x" * 245 + ".json"  # 250 bytes: legal; its temporary name must still fit in 255
     argv = {

@@ -80,7 +80,7 @@ def test_diff_treats_not_resolvable_as_a_third_verdict(tmp_path, capsys):
 
 
 def test_diff_defaults_to_the_published_chapter(tmp_path, capsys):
-    from attnspec.core.paths import EXECUTED
+    from attnspec.publish.paths import EXECUTED
 
     published = json.loads((EXECUTED / "ladder.results.json").read_text())
     values = {v["key"]: v["text"] for v in published["values"] if v["kind"] != "figure"}

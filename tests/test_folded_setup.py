@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from attnspec.core.paths import EXECUTED
 from attnspec.publish.chapters import toc_chapter_names
+from attnspec.publish.paths import EXECUTED
 
 HIDDEN_INPUT = {"remove-input", "hide-input", "remove-cell"}
 HIDDEN_OUTPUT = {"hide-output", "remove-output", "remove-cell"}

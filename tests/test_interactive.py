@@ -14,9 +14,9 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from attnspec.core.paths import ROOT
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.present import interactive, plotting
+from attnspec.publish.paths import ROOT
 
 
 def frame(beta: float) -> SliderFrame:
@@ -133,8 +133,8 @@ def test_extension_adds_the_script_only_to_pages_with_a_figure_and_copies_it(tmp
 def test_the_pdf_and_the_rerun_page_prefer_the_static_rendering(tmp_path):
     import yaml
 
-    from attnspec.core.paths import CONFIG
     from attnspec.publish import render
+    from attnspec.publish.paths import CONFIG
 
     book = yaml.safe_load(CONFIG.read_text())["sphinx"]
     assert ["singlehtml", "image/png", 25] in book["config"]["nb_mime_priority_overrides"]

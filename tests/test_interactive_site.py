@@ -12,8 +12,8 @@ import shutil
 
 import pytest
 
-from attnspec.core.paths import ROOT
 from attnspec.present import interactive
+from attnspec.publish.paths import ROOT
 
 SITE = ROOT / "_build" / "html"
 CHROMIUM = "/usr/bin/chromium"

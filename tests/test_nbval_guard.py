@@ -7,7 +7,7 @@ import re
 import nbformat
 import pytest
 
-from attnspec.core.paths import EXECUTED
+from attnspec.publish.paths import EXECUTED
 from tests.helpers import SANITIZE, run_nbval
 
 pytestmark = pytest.mark.slow

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from attnspec import __version__
-from attnspec.core.paths import ROOT
 from attnspec.publish import pdf
+from attnspec.publish.paths import ROOT
 
 
 def test_title_page_names_title_author_version_and_release_date():

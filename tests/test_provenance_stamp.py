@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.core.paths import EXECUTED, SOURCES
 from attnspec.publish import provenance
+from attnspec.publish.paths import EXECUTED, SOURCES
 from tests.helpers import glue_output, notebook_with
 from tests.test_version import load_extension
 

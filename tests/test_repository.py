@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from attnspec import __version__
-from attnspec.core.paths import ROOT
 from attnspec.publish import archive
+from attnspec.publish.paths import ROOT
 from attnspec.publish.pdf import release_date
 from attnspec.publish.repository import repository_url, site_url
 from tests.test_version import load_extension

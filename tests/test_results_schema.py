@@ -12,8 +12,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from attnspec.core.errors import InvalidInput
-from attnspec.core.paths import EXECUTED, ROOT
 from attnspec.publish import provenance
+from attnspec.publish.paths import EXECUTED, ROOT
 
 STORED = sorted(EXECUTED.glob("*.results.json"))
 

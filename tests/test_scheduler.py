@@ -237,7 +237,7 @@ def test_a_trial_task_leaves_the_workers_cache_setting_as_it_was(before, tmp_pat
 def test_the_documentation_says_the_scheduler_must_be_trusted(capsys):
     """Issue 29, item 9: the probe cannot stop Dask's client from unpickling what a scheduler that
     passed it sends, so the help, the README and the probe's docstring say so."""
-    from attnspec.core.paths import ROOT
+    from attnspec.publish.paths import ROOT
 
     with pytest.raises(SystemExit):
         main(["sweep", "--help"])

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from attnspec.core.paths import ROOT, TOC
+from attnspec.publish.paths import ROOT, TOC
 from tests.helpers import chromium, copy_site
 
 BUILT = ROOT / "_build" / "html"

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from attnspec.core.paths import ROOT
+from attnspec.publish.paths import ROOT
 from tests.test_site import toc_pages
 
 BUILT = ROOT / "_build" / "html"

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from attnspec.core.paths import EXECUTED
 from attnspec.present.claims import all_hold, interval_below
 from attnspec.publish.chapters import toc_chapter_names
+from attnspec.publish.paths import EXECUTED
 
 OVERLAP_WORDS = ("overlap", "not separated")
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 import attnspec
-from attnspec.core.paths import EXECUTED, ROOT
+from attnspec.publish.paths import EXECUTED, ROOT
 from tests.helpers import cli_status
 
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from attnspec.core.paths import ROOT
+from attnspec.publish.paths import ROOT
 
 WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
 FLOW = yaml.safe_load(WORKFLOW.read_text())

@@ -46,9 +46,9 @@ def plan(names: list[str], no_pages: bool = False) -> tuple[list[str], list[str]
         pages).
     """
     from ..core.errors import InvalidInput
-    from ..core.paths import DATA, ROOT
     from ..publish.chapters import check_data, toc_chapter_names
     from ..publish.pages import PAGES
+    from ..publish.paths import DATA, ROOT
 
     if ROOT == DATA:  # an installed package: its book data are copies, not a checkout's files
         raise InvalidInput(
@@ -72,9 +72,9 @@ def plan(names: list[str], no_pages: bool = False) -> tuple[list[str], list[str]
 
 def run(args: argparse.Namespace) -> int:
     from ..core.cleanup import interrupts
-    from ..core.paths import EXECUTED
     from ..publish.chapters import chapter, execute
     from ..publish.pages import execute as execute_page
+    from ..publish.paths import EXECUTED
 
     chapters, pages = plan(args.names, args.no_pages)
     written: list[Path] = []

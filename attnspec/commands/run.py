@@ -73,7 +73,7 @@ def previous_run(folder: Path, name: str, option: str, force: bool) -> bool:
         or if it holds anything but this chapter's run, or the current folder.
     """
     from ..core.errors import InvalidInput
-    from ..core.paths import EXECUTED
+    from ..publish.paths import EXECUTED
 
     where = f"{option} {str(folder)!r}"
     if folder.exists() and folder.resolve() == EXECUTED.resolve():

@@ -43,9 +43,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.atomic import atomic_path
-from ..core.paths import ROOT
 from ..core.stopping import one_line
 from .gate import SITE, STAMP, Refused, in_place, tree_files
+from .paths import ROOT
 from .pdf import TARGET as PDF
 from .pdf import printed_record, release_date
 from .provenance import file_digest

@@ -32,8 +32,8 @@ from ..core import cleanup
 from ..core.atomic import new_file_mode, write_json
 from ..core.config import PARAMETERS, validate
 from ..core.errors import InvalidInput
-from ..core.paths import SOURCES, TOC
 from .execution import execute_notebook, read_notebook
+from .paths import SOURCES, TOC
 
 if TYPE_CHECKING:
     import nbformat

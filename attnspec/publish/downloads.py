@@ -28,11 +28,11 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
-from ..core.paths import ROOT
 from ..core.stopping import one_line
 from ..present.numbers import size_text
 from .archive import SUMS, check_printed, folder, name, verify
 from .gate import BUILD, SITE, Refused, in_place
+from .paths import ROOT
 from .pdf import TARGET as PDF
 
 PAGES = f"{BUILD}/pages"

@@ -35,8 +35,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.atomic import write_json
-from ..core.paths import ROOT
 from ..core.stopping import one_line
+from .paths import ROOT
 from .provenance import content_hash, file_digest
 
 BUILD = "_build"

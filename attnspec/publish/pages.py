@@ -26,7 +26,6 @@ import nbformat
 
 from ..core import cleanup
 from ..core.atomic import atomic_path
-from ..core.paths import BOOK, EXECUTED, PAGE_SOURCES
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
 from ..present.claims import counts_sentence, verdict
@@ -35,6 +34,7 @@ from ..present.tables import markdown_table
 from .chapters import toc_chapter_names
 from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
+from .paths import BOOK, EXECUTED, PAGE_SOURCES
 
 PAGES = ("intro", "findings", "notation", "reproduce")
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.atomic import atomic_path, write_json
-from ..core.paths import CONFIG, ROOT
 from ..core.stopping import one_line
 from .gate import Refused, in_place, tree_hash
+from .paths import CONFIG, ROOT
 from .provenance import file_digest
 
 SINGLE = ROOT / "_build" / "singlehtml"

@@ -34,9 +34,9 @@ import nbformat
 from .. import __version__
 from ..core.atomic import write_json
 from ..core.errors import InvalidInput
-from ..core.paths import DATA, EXECUTED, ROOT, SOURCES
 from ..present.claims import verdict
 from .executed import claims, glued_values
+from .paths import DATA, EXECUTED, ROOT, SOURCES
 
 SUFFIX = ".results.json"
 #: The package's own folder (``attnspec/``).

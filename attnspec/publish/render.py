@@ -23,9 +23,9 @@ import yaml
 
 from ..core import cleanup
 from ..core.errors import InvalidInput
-from ..core.paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
 from ..present.tables import markdown_table
 from .chapters import Chapter
+from .paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
 
 
 def _value(value) -> str:

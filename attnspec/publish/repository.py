@@ -20,7 +20,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..core.paths import ROOT
+from .paths import ROOT
 
 #: A GitHub remote, over HTTPS or SSH, with or without ``.git``.
 GITHUB_REMOTE = re.compile(

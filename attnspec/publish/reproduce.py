@@ -23,12 +23,12 @@ from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
-from ..core.paths import EXECUTED, ROOT
 from ..present.claims import verdict
 from ..present.tables import markdown_table
 from .archive import TOP_FILES, folder, in_archive, name
 from .chapters import chapters
 from .pages import PAGES
+from .paths import EXECUTED, ROOT
 from .pdf import release_date
 
 TIMES = ROOT / "benchmarks" / "chapters.json"

@@ -6,7 +6,7 @@
   (``nb_render_markdown_format: myst``). myst-nb's role and directive default to CommonMark unless
   the key ends in ``:myst``; CommonMark has no ``$…$`` math, so a glued ``$\\Sigma = 0$`` showed as
   raw TeX and ``\\,`` lost its backslash. An explicit ``key:commonmark`` is kept;
-- in API signatures, a default that is one of the book's paths (:mod:`attnspec.core.paths`) is
+- in API signatures, a default that is one of the book's paths (:mod:`attnspec.publish.paths`) is
   shown by its name, not as this machine's absolute path (a dataclass's defaults have no source
   text for ``autodoc_preserve_defaults``);
 - the summary table of each module on the API pages (:mod:`api_summary`).
