@@ -1,5 +1,5 @@
 """Every figure function of the figure modules (:mod:`attnspec.present.plotting`, and Part III's
-:mod:`~attnspec.chapters.canonical_figures` and :mod:`~attnspec.publish.real_figures`) meets the
+:mod:`~attnspec.chapters.canonical_figures` and :mod:`~attnspec.chapters.real_figures`) meets the
 book's figure standard.
 
 Each public function draws from small synthetic input shaped like its chapter's (as many series and
@@ -32,12 +32,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
-from attnspec.chapters import canonical_figures
+from attnspec.chapters import canonical_figures, real_figures
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.notation import symbol
 from attnspec.present import plotting, style
-from attnspec.publish import real_figures
 from attnspec.real.circular import AngleDistances
 from attnspec.real.models import MODELS
 from attnspec.real.rank_scale import Point, RankScale

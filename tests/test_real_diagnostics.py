@@ -302,35 +302,6 @@ def test_decoder_embedding_rank_is_the_number_of_distinct_tokens():
     assert distinct_tokens("declaration", "minilm", 64) < 64
 
 
-def test_band_falls_and_the_interval_rule_of_the_real_claims():
-    from types import SimpleNamespace
-
-    from attnspec.real.claims import ZERO, _unless_open, band_falls
-    from attnspec.real.paper import PAPER_BANDS
-
-    def iv(v):
-        return uncertainty.Interval(v, 0.9 * v, 1.1 * v, 4, 3)
-
-    band = SimpleNamespace
-    study = SimpleNamespace(
-        lengths={"minilm": [32], "smollm": [32]},
-        bands={
-            ("minilm", PAPER_BANDS[0]): band(U=iv(0.06), V=iv(0.03), haar=0.05),
-            ("minilm", PAPER_BANDS[1]): band(U=iv(0.01), V=iv(0.01), haar=0.01),
-        },
-    )
-    falls = band_falls(study)
-    assert falls["minilm"] == pytest.approx((6.0, 3.0, 5.0)) and "smollm" not in falls
-    assert falls["paper"] == pytest.approx(3.1)
-    assert iv(2.0).span(3) == pytest.approx((5.4, 6.6)) and ZERO == (0.0, 0.0)
-    assert _unless_open(None, "fails", "overlap") == "overlap"
-    assert _unless_open(False, "fails", "overlap") == _unless_open(True, "fails", "o") == "fails"
-
-
-# --- seeded conventions
-# --------------------------------------------------------------------------------
-
-
 def test_haar_completion_spans_the_complement_and_is_haar():
     rng = np.random.default_rng(20)
     F = np.linalg.qr(rng.standard_normal((12, 4)))[0]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..canonical.model import causal_stable_rank
 from ..present.plotting import guide_line, panel_grid, series_line, series_style
+from ..real.models import MODELS
 
 
 def _error_series(x, intervals, label: str, i: int) -> dict:
@@ -23,8 +25,6 @@ def real_tokens(study) -> plt.Figure:
     """The paper's U_X diagnostic: KL, Kolmogorov and W₁ to uniform against n for both models,
     with their crossed bootstrap intervals and the Haar O(n) medians, and W₁ per layer at the
     largest n (:class:`attnspec.real.study.Study`)."""
-    from attnspec.real.models import MODELS
-
     names = list(study.lengths)
     panels = []
     for key, title in (("kl", "KL (50 bins)"), ("ks", "Kolmogorov"), ("w1", r"$W_1$ (rad)")):
@@ -109,8 +109,6 @@ def _grid_with_errorbars(panels: list[dict], ncols: int = 2, height: float = 2.7
 def real_angles(study, bins: int) -> plt.Figure:
     """This book's test: distances of the pooled eigen-angles of R(S) to uniform against n with
     their Haar floors, and the pooled angle density at the largest n."""
-    from attnspec.real.models import MODELS
-
     names = list(study.lengths)
     panels = []
     for key, title in (("kl", f"KL ({bins} bins)"), ("ks", "Kolmogorov"), ("w1", r"$W_1$ (rad)")):
@@ -173,8 +171,6 @@ def real_angles(study, bins: int) -> plt.Figure:
 def real_spectra(study) -> plt.Figure:
     """Median W₁ of real spectra to their canonical counterparts and to rank-one averaging against
     n, W₁ per layer at the largest n, and one head's ordered singular values per model."""
-    from attnspec.real.models import MODELS
-
     names = list(study.lengths)
     lines = []
     for i, m in enumerate(names):
@@ -249,9 +245,6 @@ def real_spectra(study) -> plt.Figure:
 def real_ranks(study) -> plt.Figure:
     """Median stable rank and erank₁ of real attention and of its canonical counterpart against n,
     with their crossed bootstrap intervals."""
-    from attnspec.canonical.model import causal_stable_rank
-    from attnspec.real.models import MODELS
-
     names = list(study.lengths)
     panels = []
     for key, title in (("srank", "stable rank"), ("erank1", r"entropy effective rank erank$_1$")):
