@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.bulk_equivalence import BulkEquivalence
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(
@@ -54,9 +53,3 @@ def test_tables_and_figures(study):
         labels = {ax.get_xlabel() for ax in fig.axes}
         assert fig.axes and r"squared singular value $\lambda$" in labels, name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(cache_dir):
-    with pytest.raises(InvalidInput, match="hist_min"):
-        BulkEquivalence.run(**SMALL | {"hist_min": 9.0})
-    assert not cache_dir.exists() or not any(cache_dir.iterdir())

@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.canonical_model import CanonicalModel
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(ell_values=[64, 128, 256], spikes=4, bulk_max=2.0, seed=0, dense_max=128)
@@ -40,9 +39,3 @@ def test_tables_and_figures(study):
         fig = draw()
         assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    monkeypatch.setattr(CanonicalModel, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="spikes"):
-        CanonicalModel.run(**SMALL | {"spikes": 0})

@@ -10,7 +10,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.canonical_ranks import CanonicalRanks
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(spikes=2, bulk_max=2.0, seed=0)
@@ -44,9 +43,3 @@ def test_tables_and_figures(study):
         fig = draw()
         assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    monkeypatch.setattr(CanonicalRanks, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="spikes"):
-        CanonicalRanks.run(**SMALL | {"spikes": 0})

@@ -9,7 +9,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.convergence import SERIES, Convergence
-from attnspec.core.errors import InvalidInput
 from attnspec.present.interactive import DISTANCE_IN_D, InteractiveFigure
 from tests.helpers import verdicts_of
 
@@ -52,12 +51,3 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     interactive = figures["fig_d"]()
     assert isinstance(interactive, InteractiveFigure) and interactive.div_id == DISTANCE_IN_D
     plt.close(interactive.static)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    def refuse(self):
-        raise AssertionError("computed before checking the parameters")
-
-    monkeypatch.setattr(Convergence, "compute", refuse)
-    with pytest.raises(InvalidInput, match="d_scale"):
-        Convergence.run(**SMALL | {"d_scale": [3, 80]})

@@ -9,7 +9,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.convergence_threshold import ConvergenceThreshold
-from attnspec.core.errors import InvalidInput
 from attnspec.present.interactive import PHASE_DIAGRAM, InteractiveFigure
 from tests.helpers import verdicts_of
 
@@ -57,12 +56,3 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     phase = figures["fig_phase"]()
     assert isinstance(phase, InteractiveFigure) and phase.div_id == PHASE_DIAGRAM
     plt.close(phase.static)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    def refuse(self):
-        raise AssertionError("computed before checking the parameters")
-
-    monkeypatch.setattr(ConvergenceThreshold, "compute", refuse)
-    with pytest.raises(InvalidInput, match="betas"):
-        ConvergenceThreshold.run(**SMALL | {"betas": [-0.5, 1.0]})

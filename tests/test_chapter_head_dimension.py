@@ -8,7 +8,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.head_dimension import STEPS, HeadDimension, ratio_text, real_exponents
-from attnspec.core.errors import InvalidInput
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
@@ -118,9 +117,3 @@ def test_the_hypothesis_verdict_follows_the_intervals():
     # no crossing: the boundary claim and the real-head claim are open
     none = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.3, 0.02)}))
     assert none[1].holds is None and none[4].holds is None and "α* < 0.5" in none[1].measured
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    monkeypatch.setattr(HeadDimension, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="alphas"):
-        HeadDimension.run(**SMALL | {"alphas": [0.5, 0.5]})

@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.ladder import Ladder
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(d=80, beta=1.0, trials=3, seed=0, remove_top_k=3, c_poly=2.0)
@@ -41,12 +40,3 @@ def test_tables_and_figures(study):
     assert len(fig.axes) == 6  # one panel per step, two rows of three
     assert [ax.get_xlabel() for ax in fig.axes[3:]] == [r"squared singular value $\lambda$"] * 3
     plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    def refuse(self):
-        raise AssertionError("computed before checking the parameters")
-
-    monkeypatch.setattr(Ladder, "compute", refuse)
-    with pytest.raises(InvalidInput, match="remove_top_k"):
-        Ladder.run(**SMALL | {"remove_top_k": SMALL["d"]})

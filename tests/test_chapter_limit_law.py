@@ -8,7 +8,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.limit_law import LimitLaw
-from attnspec.core.errors import InvalidInput
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
 from tests.helpers import verdicts_of
 
@@ -57,12 +56,3 @@ def test_tables_and_figures(study):
         fig = figures[name]()
         assert fig.axes, name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    def refuse(self):
-        raise AssertionError("computed before checking the parameters")
-
-    monkeypatch.setattr(LimitLaw, "compute", refuse)
-    with pytest.raises(InvalidInput, match="betas"):
-        LimitLaw.run(**SMALL | {"betas": [0.0, 1.0]})

@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.limit_law_edge import LimitLawEdge
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(d=100, beta=1.0, trials=4, seed=0, remove_top_k=3, c_poly=2.0)
@@ -36,12 +35,3 @@ def test_tables_and_figures(study):
     fig = study.figures()["fig_points"]()
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()][0] == r"$\sqrt{d}\,A$"
     plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    def refuse(self):
-        raise AssertionError("computed before checking the parameters")
-
-    monkeypatch.setattr(LimitLawEdge, "compute", refuse)
-    with pytest.raises(InvalidInput, match="beta"):
-        LimitLawEdge.run(**SMALL | {"beta": 0.0})

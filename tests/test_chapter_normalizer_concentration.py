@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.normalizer_concentration import NormalizerConcentration
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(d=30, beta=1.5, trials=4, seed=0, betas=[0.5, 1.5, 3.0])
@@ -54,10 +53,3 @@ def test_an_unresolved_excess_leaves_its_claim_open():
         "with 20000 trials the test detects only deviations ≥ 0.00069, not the predicted excess "
         "0.0002."
     )
-
-
-def test_parameters_are_checked_before_any_computation():
-    with pytest.raises(InvalidInput, match="trials"):
-        NormalizerConcentration.run(**SMALL | {"trials": 0})
-    with pytest.raises(InvalidInput, match="beta"):
-        NormalizerConcentration.run(**SMALL | {"beta": 6.0})  # beta^2 >= d

@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.rank_one_mode import RankOneMode
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(d=120, beta=1.0, trials=4, seed=0, c_poly=2.0, d_values=[60, 120, 240])
@@ -38,8 +37,3 @@ def test_tables_and_figures(study):
         assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
         plt.close(fig)
     assert study.stable_rank_lines().splitlines()[0] == "bidirectional srank(A) = 2.538 ± 0.055"
-
-
-def test_parameters_are_checked_before_any_computation():
-    with pytest.raises(InvalidInput, match="trials"):
-        RankOneMode.run(**SMALL | {"trials": 0})

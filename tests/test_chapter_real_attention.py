@@ -17,7 +17,6 @@ from attnspec.chapters.real_attention import (
     interval_text,
     unless_open,
 )
-from attnspec.core.errors import InvalidInput
 from attnspec.real.paper import PAPER_BANDS
 from attnspec.real.uncertainty import Interval
 from tests.helpers import verdicts_of
@@ -105,9 +104,3 @@ def test_tables_excerpts_and_figures(study, capsys):
         fig = draw()
         assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    monkeypatch.setattr(RealAttention, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="conventions"):
-        RealAttention.run(**SMALL | {"conventions": 1})

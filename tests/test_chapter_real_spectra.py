@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.real_spectra import RealSpectra
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(
@@ -57,9 +56,3 @@ def test_tables_and_figures(study):
         fig = draw()
         assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    monkeypatch.setattr(RealSpectra, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="trials"):
-        RealSpectra.run(**SMALL | {"trials": 0})

@@ -9,7 +9,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.setup import SHARED, Setup
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(d=40, beta=1.0, seed=0, c_poly=2.0)
@@ -45,8 +44,3 @@ def test_tables_and_figures(study):
         fig = draw()
         assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
         plt.close(fig)
-
-
-def test_parameters_are_checked_before_any_computation():
-    with pytest.raises(InvalidInput, match="beta"):
-        Setup.run(**SMALL | {"beta": -1.0})

@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.theta_statistics import ThetaStatistics
-from attnspec.core.errors import InvalidInput
 from tests.helpers import verdicts_of
 
 SMALL = dict(d=100, beta=1.0, seed=0, c_poly=2.0, mc_samples=2000)
@@ -49,9 +48,3 @@ def test_tables_and_figures(study):
     lines = study.estimate_lines().splitlines()
     assert lines[0] == "mean of 20 independent estimates of θ₁ of Q: 1.684 ± 0.067"
     assert len(lines) == 3
-
-
-def test_parameters_are_checked_before_any_computation(monkeypatch):
-    monkeypatch.setattr(ThetaStatistics, "compute", lambda self: pytest.fail("computed"))
-    with pytest.raises(InvalidInput, match="mc_samples"):
-        ThetaStatistics.run(**SMALL | {"mc_samples": 10})

@@ -1,0 +1,90 @@
+"""Every chapter study checks its parameters before it computes anything: a bad value is refused
+in one line naming the parameter, and ``compute`` is never reached."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnspec.chapters.bulk_equivalence import BulkEquivalence
+from attnspec.chapters.canonical_causal import CanonicalCausal
+from attnspec.chapters.canonical_model import CanonicalModel
+from attnspec.chapters.canonical_ranks import CanonicalRanks
+from attnspec.chapters.convergence import Convergence
+from attnspec.chapters.convergence_threshold import ConvergenceThreshold
+from attnspec.chapters.head_dimension import HeadDimension
+from attnspec.chapters.ladder import Ladder
+from attnspec.chapters.limit_law import LimitLaw
+from attnspec.chapters.limit_law_edge import LimitLawEdge
+from attnspec.chapters.normalizer_concentration import NormalizerConcentration
+from attnspec.chapters.rank_one_mode import RankOneMode
+from attnspec.chapters.real_attention import RealAttention
+from attnspec.chapters.real_spectra import RealSpectra
+from attnspec.chapters.setup import Setup
+from attnspec.chapters.theta_statistics import ThetaStatistics
+from attnspec.core.errors import InvalidInput
+from tests import (
+    test_chapter_bulk_equivalence,
+    test_chapter_canonical_causal,
+    test_chapter_canonical_model,
+    test_chapter_canonical_ranks,
+    test_chapter_convergence,
+    test_chapter_convergence_threshold,
+    test_chapter_head_dimension,
+    test_chapter_ladder,
+    test_chapter_limit_law,
+    test_chapter_limit_law_edge,
+    test_chapter_normalizer_concentration,
+    test_chapter_rank_one_mode,
+    test_chapter_real_attention,
+    test_chapter_real_spectra,
+    test_chapter_setup,
+    test_chapter_theta_statistics,
+)
+from tests.test_chapter_budget import CHAPTERS
+
+#: (study, its tests' small parameters, the bad values, the parameter the message names)
+CASES = [
+    (Setup, test_chapter_setup.SMALL, {"beta": -1.0}, "beta"),
+    (RankOneMode, test_chapter_rank_one_mode.SMALL, {"trials": 0}, "trials"),
+    (NormalizerConcentration, test_chapter_normalizer_concentration.SMALL, {"trials": 0}, "trials"),
+    (NormalizerConcentration, test_chapter_normalizer_concentration.SMALL, {"beta": 6.0}, "beta"),
+    (ThetaStatistics, test_chapter_theta_statistics.SMALL, {"mc_samples": 10}, "mc_samples"),
+    (
+        Ladder,
+        test_chapter_ladder.SMALL,
+        {"remove_top_k": test_chapter_ladder.SMALL["d"]},
+        "remove_top_k",
+    ),
+    (BulkEquivalence, test_chapter_bulk_equivalence.SMALL, {"hist_min": 9.0}, "hist_min"),
+    (LimitLaw, test_chapter_limit_law.SMALL, {"betas": [0.0, 1.0]}, "betas"),
+    (LimitLawEdge, test_chapter_limit_law_edge.SMALL, {"beta": 0.0}, "beta"),
+    (Convergence, test_chapter_convergence.SMALL, {"d_scale": [3, 80]}, "d_scale"),
+    (
+        ConvergenceThreshold,
+        test_chapter_convergence_threshold.SMALL,
+        {"betas": [-0.5, 1.0]},
+        "betas",
+    ),
+    (HeadDimension, test_chapter_head_dimension.SMALL, {"alphas": [0.5, 0.5]}, "alphas"),
+    (CanonicalModel, test_chapter_canonical_model.SMALL, {"spikes": 0}, "spikes"),
+    (CanonicalCausal, test_chapter_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
+    (CanonicalRanks, test_chapter_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
+    (RealAttention, test_chapter_real_attention.SMALL, {"conventions": 1}, "conventions"),
+    (RealSpectra, test_chapter_real_spectra.SMALL, {"trials": 0}, "trials"),
+]
+
+
+def test_every_chapter_of_the_table_of_contents_is_checked_here():
+    assert {study.name for study, *_ in CASES} == set(CHAPTERS)
+
+
+@pytest.mark.parametrize(
+    "study, small, bad, name", CASES, ids=[f"{c[0].name}-{c[3]}" for c in CASES]
+)
+def test_a_bad_parameter_is_refused_in_one_line_before_any_computation(
+    study, small, bad, name, monkeypatch
+):
+    monkeypatch.setattr(study, "compute", lambda self: pytest.fail("computed"))
+    with pytest.raises(InvalidInput, match=name) as refused:
+        study.run(**small | bad)
+    assert "\n" not in str(refused.value)
