@@ -196,7 +196,7 @@ def test_force_replaces_only_this_chapters_run_never_another_chapters(tmp_path, 
 def test_the_books_stored_chapters_are_never_a_run_folder(tmp_path, monkeypatch, capsys):
     """Issue 29, item 4: ``-o book/chapters --force`` once deleted the other chapters' runs. The
     stored folder is a stand-in here (a link to it counts as it), so a regression harms nothing."""
-    from attnspec.core import paths
+    from attnspec.publish import paths
 
     stored = tmp_path / "book" / "chapters"
     stored.mkdir(parents=True)

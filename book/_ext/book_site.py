@@ -47,7 +47,7 @@ def _path_names(app, what, name, obj, options, signature, annotation):
     """``signature`` with every ``PosixPath('…')`` of a book path replaced by the path's name."""
     if not signature or "Path(" not in signature:
         return None
-    from attnspec.core import paths
+    from attnspec.publish import paths
 
     names = {str(v): k for k, v in vars(paths).items() if isinstance(v, Path)}
 
