@@ -10,9 +10,10 @@ and read as a reader sees it, once MathJax has typeset it:
 - at 390 px (a phone) the page is no wider than the window (a wide table scrolls in its own box);
 - at 1280 px no table is wider than the content column;
 - the page shows at most :data:`MAX_WORDS` words: prose, tables, printed outputs and formulas (the
-  words of their MathML), not code inputs or what sits in a closed dropdown. The API pages are
-  reference pages, looked up rather than read, and are exempt; each module on them opens with a
-  summary table of its members instead, checked here against the entries below it.
+  words of their MathML), not code inputs, the "Source · Re-run" link lines or what sits in a
+  closed dropdown. The API pages are reference pages, looked up rather than read, and are exempt;
+  each module on them opens with a summary table of its members instead, checked here against the
+  entries below it.
 
 And the site holds no stray page: every HTML page is an entry of ``_toc.yml``, besides the few
 Sphinx writes itself (:data:`NOT_IN_TOC`). ``test_checks_see_each_defect`` runs the same reader on a
@@ -87,7 +88,8 @@ READ = """async () => {
   return {
     column: column,
     text: textWithout(code, false),
-    words: (textWithout('script, style, .cell_input', true).match(/\\S+/g) || []).length,
+    words: (textWithout('script, style, .cell_input, .attnspec-source', true).match(/\\S+/g) || [])
+      .length,
     images: [...article.querySelectorAll('img')].map(i => ({
       alt: i.getAttribute('alt') || '', src: i.getAttribute('src') || '', caption: captionOf(i)})),
     tables: [...article.querySelectorAll('table')].map(t => ({
@@ -178,7 +180,9 @@ def alt_problems(images: list[dict]) -> list[str]:
 
 def test_every_page_of_the_site_is_a_toc_entry(site):
     pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
-    pages = {p for p in pages if not p.startswith("_static/")}  # the theme's templates
+    # the theme's templates, and viewcode's source listings of the chapter studies (linked from
+    # every "Source" line: tests/test_site_files.py checks those links)
+    pages = {p for p in pages if not p.startswith(("_static/", "_modules/"))}
     listed = {f"{name}.html" for name in toc_pages()}
     assert listed <= pages, f"TOC entries not built: {sorted(listed - pages)}"
     assert pages - listed - NOT_IN_TOC == set(), "pages no TOC entry lists"

@@ -58,7 +58,8 @@ def ratio_text(c: float) -> str:
 
 
 def series_label(key: tuple[str, float]) -> str:
-    """``$d_{qk}/d = 1/16$`` for a fixed ratio, ``$d_{qk} = 64$`` for a fixed head dimension."""
+    """The series' label (Markdown): :math:`d_{qk}/d = 1/16` for a fixed ratio,
+    :math:`d_{qk} = 64` for a fixed head dimension."""
     kind, value = key
     if kind == "ratio":
         return f"$d_{{qk}}/d = {ratio_text(value)}$"
