@@ -5,8 +5,9 @@ made it: :meth:`~attnspec.chapters.base.ChapterStudy.figures` for a figure,
 :meth:`~attnspec.chapters.base.ChapterStudy.claims` for the claims table. "Re-run" links the
 chapter's provenance block (book/_ext/provenance.py), which holds the exact command; the line shows
 its short form, ``attnspec run CHAPTER``. In a build without viewcode's pages (the single-page HTML
-the PDF is printed from) the line has no "Source" link. viewcode writes the pages of the chapters
-layer only: those of the whole package would add 6 MB to the site. Loaded by ``local_mathjax``.
+the PDF is printed from) the line has no links, only the command. viewcode writes the pages of the
+chapters layer only: those of the whole package would add 6 MB to the site. Loaded by
+``local_mathjax``.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def line(app, docname: str, study: type[ChapterStudy], hook: str) -> nodes.parag
         uri = app.builder.get_relative_uri(docname, page) + "#" + method.__qualname__
         para += nodes.reference("", "Source", refuri=uri, internal=True)
         para += nodes.Text(" · ")
-    para += nodes.reference("", "Re-run", refuri="#provenance", internal=True)
+        para += nodes.reference("", "Re-run", refuri="#provenance", internal=True)
+    else:  # one page holds every chapter's provenance block: no anchor names one
+        para += nodes.Text("Re-run")
     para += nodes.Text(": ")
     para += nodes.literal("", f"attnspec run {study.name}")
     return para
