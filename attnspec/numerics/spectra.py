@@ -7,18 +7,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..core.errors import InvalidInput
+from .lapack import eigvalsh
 
 
 def squared_singular_values_of_gram(G: np.ndarray) -> np.ndarray:
     r"""Eigenvalues of the Gram matrix :math:`G = M M^\top`, i.e. :math:`s_i(M)^2`, in descending
     order.
 
-    Round-off negatives are clipped to 0.
+    Round-off negatives are clipped to 0. Large matrices go through LAPACK's two-stage driver
+    (:func:`attnspec.numerics.lapack.eigvalsh`).
     """
-    ev = np.linalg.eigvalsh(G)[::-1]
+    ev = eigvalsh(G)[::-1]
     return np.maximum(ev, 0.0)
 
 
@@ -71,12 +72,16 @@ def ks_distance(a: np.ndarray, b: np.ndarray) -> float:
 
 def wasserstein1(a: np.ndarray, b: np.ndarray) -> float:
     r"""Wasserstein-1 distance :math:`\int |F_a - F_b|\,dx` between two empirical laws."""
+    from scipy import stats  # 1-2 s to import: only where a distance needs it
+
     return float(stats.wasserstein_distance(a, b))
 
 
 def ks_to_cdf(values: np.ndarray, cdf) -> float:
     r"""Kolmogorov distance :math:`\sup_x |F_n(x) - F(x)|` of a sample to a law with distribution
     ``cdf``."""
+    from scipy import stats
+
     return float(stats.kstest(values, cdf).statistic)
 
 
