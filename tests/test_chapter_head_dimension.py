@@ -7,7 +7,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pytest
 
-from attnspec.chapters.head_dimension import STEPS, HeadDimension, ratio_text, real_exponents
+from attnspec.chapters.head_dimension import HeadDimension
+from attnspec.chapters.head_dimension_tables import STEPS, ratio_text, real_exponents
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
