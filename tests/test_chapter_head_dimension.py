@@ -12,23 +12,12 @@ from attnspec.chapters.head_dimension_tables import STEPS, ratio_text, real_expo
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
+from tests import test_head_dim
 from tests.helpers import verdicts_of
 
-SMALL = dict(
-    d=96,
-    d_qk_values=[96, 24, 12],
-    beta=1.0,
-    betas=[0.5, 1.0],
-    trials=2,
-    d_values=[48, 96],
-    head_ratios=[1.0, 0.25],
-    d_qk=12,
-    alphas=[1.0, 0.5],
-    alpha_d_values=[24, 32, 48, 64],
-    real_contexts=[256, 4096],
-    pooled_values=96,
-    seed=0,
-    remove_top_k=1,
+#: The study's small parameters (tests/test_head_dim.py) and those of the scan over alpha.
+SMALL = test_head_dim.SMALL | dict(
+    alphas=[1.0, 0.5], alpha_d_values=[24, 32, 48, 64], real_contexts=[256, 4096]
 )
 
 

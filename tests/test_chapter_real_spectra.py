@@ -7,18 +7,11 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.real_spectra import RealSpectra
+from tests import test_chapter_real_attention
 from tests.helpers import verdicts_of
 
-SMALL = dict(
-    lengths=[16, 32, 64],
-    n_texts=2,
-    max_heads=2,
-    angle_bins=50,
-    seed=0,
-    conventions=2,
-    band_lengths=[40],
-    trials=2,
-)
+#: The real-attention chapter's small parameters, and the trials of the random-init rank scale.
+SMALL = test_chapter_real_attention.SMALL | {"trials": 2}
 
 
 @pytest.fixture(scope="module")
