@@ -13,7 +13,7 @@ from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
 from tests import test_head_dim
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 #: The study's small parameters (tests/test_head_dim.py) and those of the scan over alpha.
 SMALL = test_head_dim.SMALL | dict(
@@ -58,14 +58,14 @@ def test_tables_and_figures(study):
     assert set(study.result.point(12).chain) == set(STEPS)
     consecutive = [k for k in STEPS if k != ("rows_f", "rows_G")]
     assert [a for a, _ in consecutive][1:] == [b for _, b in consecutive][:-1]
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
+
+    def legible(name, fig):
         assert fig.get_size_inches()[0] <= 7.0 + 1e-9, name
         sizes = [t.get_fontsize() for t in fig.findobj(plt.Text) if t.get_text()]
         if name != "fig_alpha_series":
             assert min(sizes) >= 9, name
-        plt.close(fig)
+
+    check_figures(study, {"fig_alpha", "fig_alpha_series", "fig_map", "fig_series"}, legible)
 
 
 def test_real_exponents():
