@@ -1,7 +1,8 @@
 """Helpers shared by several test modules (not tests themselves): strict JSON, the command's exit
 status, the command in a subprocess, tmpfs mounts, a TCP peer, a copy of the checkout, hand-built
 glue notebooks, an HTML table reader, the source/executed notebook comparison, nbval run in a
-subprocess, a page probed in headless Chromium (Playwright), and a copy of the built site."""
+subprocess, a page probed in headless Chromium (Playwright), a copy of the built site, and a
+chapter study's verdicts and figures checked."""
 
 from __future__ import annotations
 
@@ -315,3 +316,30 @@ def verdicts_of(claims) -> str:
     from attnspec.present.claims import verdict
 
     return "".join(verdict(c.holds) for c in claims)
+
+
+def check_figures(
+    study, names: set[str], extra=None, labelled: bool = True, legends: bool = False
+) -> None:
+    """Draw each of ``study``'s figures, check it and close it: the figures are exactly ``names``;
+    each has axes and, with ``labelled``, an x label on every visible axis, with ``legends`` a
+    figure legend (an interactive figure: its static rendering); ``extra(name, fig)``, when given,
+    makes a chapter's own checks on the figure as drawn (a panel grid labels only its outer axes:
+    its test checks those in ``extra``)."""
+    import matplotlib.pyplot as plt
+
+    from attnspec.present.interactive import InteractiveFigure
+
+    figures = study.figures()
+    assert set(figures) == names
+    for name, draw in figures.items():
+        fig = draw()
+        static = fig.static if isinstance(fig, InteractiveFigure) else fig
+        try:
+            visible = [ax for ax in static.axes if ax.get_visible()]
+            assert static.axes and (not labelled or all(ax.get_xlabel() for ax in visible)), name
+            assert static.legends or not legends, name
+            if extra is not None:
+                extra(name, fig)
+        finally:
+            plt.close(static)

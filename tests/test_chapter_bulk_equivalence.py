@@ -3,11 +3,10 @@ figures are pinned here, in the fast loop, not only by nbval on the stored noteb
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.bulk_equivalence import BulkEquivalence
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(
     d=120,
@@ -46,10 +45,8 @@ def test_tables_and_figures(study):
     assert len(rows) == 2 + 6 + 1 and all(row.count("|") == 5 for row in rows)
     assert rows[-1].startswith("| *noise floor* (mean; max over 3 repetitions) |")
     assert rows[-1].endswith("| 0.28; 0.29 | 0.018; 0.024 | 0.043; 0.057 |")
-    figures = study.figures()
-    assert set(figures) == {"fig_cdf", "fig_law"}
-    for name, draw in figures.items():
-        fig = draw()
-        labels = {ax.get_xlabel() for ax in fig.axes}
-        assert fig.axes and r"squared singular value $\lambda$" in labels, name
-        plt.close(fig)
+
+    def lambda_axis(name, fig):
+        assert r"squared singular value $\lambda$" in {ax.get_xlabel() for ax in fig.axes}, name
+
+    check_figures(study, {"fig_cdf", "fig_law"}, lambda_axis, labelled=False)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import copy
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.canonical_causal import CanonicalCausal
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(ell_values=[64, 128, 256], spikes=4, bulk_max=2.0, seed=0, dense_max=128)
 
@@ -46,8 +45,4 @@ def test_tables_and_figures(study):
     assert tables["summary"].count("\n") == 2 + len(SMALL["ell_values"]) - 1
     assert tables["bound"].count("\n") == 2 + len(study.families) - 1
     assert v["table_bound"] == tables["bound"] and v["table_search"] == tables["search"]
-    assert set(study.figures()) == {"fig_causal", "fig_bound", "fig_order"}
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
-        plt.close(fig)
+    check_figures(study, {"fig_causal", "fig_bound", "fig_order"}, legends=True)

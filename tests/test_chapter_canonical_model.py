@@ -3,11 +3,10 @@ figures are pinned here, in the fast loop, not only by nbval on the stored noteb
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.canonical_model import CanonicalModel
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(ell_values=[64, 128, 256], spikes=4, bulk_max=2.0, seed=0, dense_max=128)
 
@@ -34,8 +33,4 @@ def test_tables_and_figures(study):
     assert tables["cex"].count("\n") == 2 + len(SMALL["ell_values"]) - 1
     assert "≤ 1e-12" in tables["identities"]
     assert all(v[f"table_{name}"] == tables[name] for name in ("forms", "cex", "identities"))
-    assert set(study.figures()) == {"fig_profile", "fig_forms"}
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
-        plt.close(fig)
+    check_figures(study, {"fig_profile", "fig_forms"}, legends=True)

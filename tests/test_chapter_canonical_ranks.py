@@ -6,11 +6,10 @@ of the causal stable rank with k + 1 near ℓ = 5 × 10³, so that its search st
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.canonical_ranks import CanonicalRanks
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(spikes=2, bulk_max=2.0, seed=0)
 
@@ -38,8 +37,4 @@ def test_tables_and_figures(study):
     assert tables["ranks"].count("\n") == 2 + 5 - 1  # every second of the 9 grid lengths
     assert tables["cesaro"].count("\n") == 2 + 4 - 1
     assert v["table_ranks"] == tables["ranks"] and v["table_cesaro"] == tables["cesaro"]
-    assert set(study.figures()) == {"fig_sigma0", "fig_ranks"}
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
-        plt.close(fig)
+    check_figures(study, {"fig_sigma0", "fig_ranks"}, legends=True)

@@ -5,12 +5,11 @@ tests; the check of the parameters is not."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.convergence import SERIES, Convergence
 from attnspec.present.interactive import DISTANCE_IN_D, InteractiveFigure
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(
     beta=1.0,
@@ -43,11 +42,11 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     assert tables["scale"].count("\n") == 2 + 3 + 1 - 1  # header, rule, three sizes, the rates
     assert tables["rigidity"].count("\n") == 2 + 3 - 1
     assert tables["every"].count("\n") == 2 + len(SERIES) - 1
-    figures = study.figures()
-    assert set(figures) == {"fig_scale", "fig_d"}
-    fig = figures["fig_scale"]()
-    assert fig.axes[0].get_xlabel() == "$d$"
-    plt.close(fig)
-    interactive = figures["fig_d"]()
-    assert isinstance(interactive, InteractiveFigure) and interactive.div_id == DISTANCE_IN_D
-    plt.close(interactive.static)
+
+    def axes_and_ids(name, fig):
+        if name == "fig_scale":
+            assert fig.axes[0].get_xlabel() == "$d$"
+        else:
+            assert isinstance(fig, InteractiveFigure) and fig.div_id == DISTANCE_IN_D
+
+    check_figures(study, {"fig_scale", "fig_d"}, axes_and_ids)

@@ -5,12 +5,11 @@ tests; the check of the parameters is not."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.convergence_threshold import ConvergenceThreshold
 from attnspec.present.interactive import PHASE_DIAGRAM, InteractiveFigure
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(
     d=100,
@@ -47,12 +46,13 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     assert tables["row"].count("\n") == 2 + 5 - 1  # header, rule, five betas
     assert tables["boundary"].count("\n") == 2 + 5 - 1  # five levels
     assert tables["rates"].count("\n") == 2 + 5 - 1
-    figures = study.figures()
-    assert set(figures) == {"fig_beta", "fig_phase", "fig_collapse", "fig_norm"}
-    for name in ("fig_beta", "fig_collapse", "fig_norm"):
-        fig = figures[name]()
-        assert fig.axes[0].get_xlabel() == r"$\beta$", name
-        plt.close(fig)
-    phase = figures["fig_phase"]()
-    assert isinstance(phase, InteractiveFigure) and phase.div_id == PHASE_DIAGRAM
-    plt.close(phase.static)
+
+    def axes_and_ids(name, fig):
+        if name == "fig_phase":
+            assert isinstance(fig, InteractiveFigure) and fig.div_id == PHASE_DIAGRAM
+        else:
+            assert fig.axes[0].get_xlabel() == r"$\beta$", name
+
+    check_figures(
+        study, {"fig_beta", "fig_phase", "fig_collapse", "fig_norm"}, axes_and_ids, labelled=False
+    )

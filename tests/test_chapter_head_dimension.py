@@ -7,27 +7,17 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pytest
 
-from attnspec.chapters.head_dimension import STEPS, HeadDimension, ratio_text, real_exponents
+from attnspec.chapters.head_dimension import HeadDimension
+from attnspec.chapters.head_dimension_tables import STEPS, ratio_text, real_exponents
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
-from tests.helpers import verdicts_of
+from tests import test_head_dim
+from tests.helpers import check_figures, verdicts_of
 
-SMALL = dict(
-    d=96,
-    d_qk_values=[96, 24, 12],
-    beta=1.0,
-    betas=[0.5, 1.0],
-    trials=2,
-    d_values=[48, 96],
-    head_ratios=[1.0, 0.25],
-    d_qk=12,
-    alphas=[1.0, 0.5],
-    alpha_d_values=[24, 32, 48, 64],
-    real_contexts=[256, 4096],
-    pooled_values=96,
-    seed=0,
-    remove_top_k=1,
+#: The study's small parameters (tests/test_head_dim.py) and those of the scan over alpha.
+SMALL = test_head_dim.SMALL | dict(
+    alphas=[1.0, 0.5], alpha_d_values=[24, 32, 48, 64], real_contexts=[256, 4096]
 )
 
 
@@ -68,14 +58,14 @@ def test_tables_and_figures(study):
     assert set(study.result.point(12).chain) == set(STEPS)
     consecutive = [k for k in STEPS if k != ("rows_f", "rows_G")]
     assert [a for a, _ in consecutive][1:] == [b for _, b in consecutive][:-1]
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
+
+    def legible(name, fig):
         assert fig.get_size_inches()[0] <= 7.0 + 1e-9, name
         sizes = [t.get_fontsize() for t in fig.findobj(plt.Text) if t.get_text()]
         if name != "fig_alpha_series":
             assert min(sizes) >= 9, name
-        plt.close(fig)
+
+    check_figures(study, {"fig_alpha", "fig_alpha_series", "fig_map", "fig_series"}, legible)
 
 
 def test_real_exponents():

@@ -3,11 +3,10 @@ pinned here, in the fast loop, not only by nbval on the stored notebook."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.ladder import Ladder
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(d=80, beta=1.0, trials=3, seed=0, remove_top_k=3, c_poly=2.0)
 
@@ -35,8 +34,9 @@ def test_tables_and_figures(study):
     assert tables["steps"].count("\n") == 2 + 6 + 1 - 1  # header, rule, six steps, noise floor
     assert tables["top"].count("\n") == 2 + 7 - 1  # header, rule, seven rungs
     assert tables["steps"].splitlines()[-1].endswith("| 0.030 (max 0.035) |")
-    assert set(study.figures()) == {"fig_steps"}
-    fig = study.figures()["fig_steps"]()
-    assert len(fig.axes) == 6  # one panel per step, two rows of three
-    assert [ax.get_xlabel() for ax in fig.axes[3:]] == [r"squared singular value $\lambda$"] * 3
-    plt.close(fig)
+
+    def panels(name, fig):
+        assert len(fig.axes) == 6  # one panel per step, two rows of three
+        assert [ax.get_xlabel() for ax in fig.axes[3:]] == [r"squared singular value $\lambda$"] * 3
+
+    check_figures(study, {"fig_steps"}, panels, labelled=False)

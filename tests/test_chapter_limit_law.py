@@ -4,12 +4,11 @@ stored notebook."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.limit_law import LimitLaw
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(
     d=100,
@@ -47,12 +46,9 @@ def test_tables_and_figures(study):
     assert set(tables) == {"laws", "distances"}
     assert tables["laws"].count("\n") == 2 + 3 - 1  # header, rule, three laws
     assert tables["distances"].count("\n") == 2 + 7 + 2 - 1
-    figures = study.figures()
-    assert set(figures) == {"fig_slider", "fig_grid", "fig_cdf"}
-    slider = figures["fig_slider"]()
-    assert isinstance(slider, InteractiveFigure) and slider.div_id == LAW_SLIDER
-    plt.close(slider.static)
-    for name in ("fig_grid", "fig_cdf"):
-        fig = figures[name]()
-        assert fig.axes, name
-        plt.close(fig)
+
+    def slider_id(name, fig):
+        if name == "fig_slider":
+            assert isinstance(fig, InteractiveFigure) and fig.div_id == LAW_SLIDER
+
+    check_figures(study, {"fig_slider", "fig_grid", "fig_cdf"}, slider_id, labelled=False)

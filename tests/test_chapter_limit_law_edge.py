@@ -3,11 +3,10 @@ pinned here, in the fast loop, not only by nbval on the stored notebook."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.limit_law_edge import LimitLawEdge
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(d=100, beta=1.0, trials=4, seed=0, remove_top_k=3, c_poly=2.0)
 
@@ -31,7 +30,8 @@ def test_tables_and_figures(study):
     assert set(tables) == {"edge", "outliers"}
     assert tables["edge"].count("\n") == 2 + 7 - 1  # header, rule, seven rungs
     assert tables["outliers"].count("\n") == 2 + SMALL["trials"] - 1
-    assert set(study.figures()) == {"fig_points"}
-    fig = study.figures()["fig_points"]()
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()][0] == r"$\sqrt{d}\,A$"
-    plt.close(fig)
+
+    def first_tick(name, fig):
+        assert [t.get_text() for t in fig.axes[0].get_xticklabels()][0] == r"$\sqrt{d}\,A$"
+
+    check_figures(study, {"fig_points"}, first_tick, labelled=False)

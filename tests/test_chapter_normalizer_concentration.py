@@ -3,11 +3,10 @@ tables and figures are pinned here, in the fast loop, not only by nbval on the s
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.normalizer_concentration import NormalizerConcentration
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(d=30, beta=1.5, trials=4, seed=0, betas=[0.5, 1.5, 3.0])
 #: A temperature so low that the powered test stops at its most trials before it resolves the
@@ -36,11 +35,7 @@ def test_tables_figures_and_printed_lines(study):
     assert set(tables) == {"spread"}
     assert tables["spread"].count("\n") == 2 + len(SMALL["betas"]) - 1
     assert tables["spread"].splitlines()[-1].endswith("| -79.6 % | 270.1028 |")
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
-        plt.close(fig)
-    assert set(study.figures()) == {"fig_hist", "fig_beta"}
+    check_figures(study, {"fig_hist", "fig_beta"})
     assert study.diagnostic_lines().splitlines()[0] == "rows: 120 (4 trials)"
     assert study.powered_lines().splitlines()[-1] == "above 1 by 2.9 standard errors"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.real_attention import (
@@ -19,7 +18,7 @@ from attnspec.chapters.real_attention import (
 )
 from attnspec.real.paper import PAPER_BANDS
 from attnspec.real.uncertainty import Interval
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(
     lengths=[16, 32, 64],
@@ -99,8 +98,4 @@ def test_tables_excerpts_and_figures(study, capsys):
         "minilm: “IN CONGRESS, July 4, 1776.↵↵The unanimous Declaration of the thirteen”",
         "smollm: “IN CONGRESS, July 4, 1776.↵”",
     ]
-    assert set(study.figures()) == {"fig_tokens", "fig_angles"}
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
-        plt.close(fig)
+    check_figures(study, {"fig_tokens", "fig_angles"}, legends=True)

@@ -3,22 +3,14 @@ counterparts and the rank scale (needs the model weights: marked ``weights``).""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.real_spectra import RealSpectra
-from tests.helpers import verdicts_of
+from tests import test_chapter_real_attention
+from tests.helpers import check_figures, verdicts_of
 
-SMALL = dict(
-    lengths=[16, 32, 64],
-    n_texts=2,
-    max_heads=2,
-    angle_bins=50,
-    seed=0,
-    conventions=2,
-    band_lengths=[40],
-    trials=2,
-)
+#: The real-attention chapter's small parameters, and the trials of the random-init rank scale.
+SMALL = test_chapter_real_attention.SMALL | {"trials": 2}
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +43,4 @@ def test_tables_and_figures(study):
     assert tables["paper"].count("\n") == 2 + 9 - 1  # the paper's nine reported values
     assert "random init" in tables["scale_srank"] and "random init" in tables["scale_erank1"]
     assert all(v[f"table_{k}"] == t for k, t in tables.items())
-    assert set(study.figures()) == {"fig_spectra", "fig_ranks", "rank_scale_fig"}
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.legends and all(ax.get_xlabel() for ax in fig.axes if ax.get_visible()), name
-        plt.close(fig)
+    check_figures(study, {"fig_spectra", "fig_ranks", "rank_scale_fig"}, legends=True)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.setup import SHARED, Setup
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(d=40, beta=1.0, seed=0, c_poly=2.0)
 
@@ -40,7 +39,4 @@ def test_tables_and_figures(study):
     chapters = [SimpleNamespace(title="A chapter", parameters=[shared, own])]
     rows = study.overrides_table(chapters).data.splitlines()
     assert rows[2:] == ["| A chapter | `trials` | `3` | `10` |"]
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
-        plt.close(fig)
+    check_figures(study, {"fig_entries"})

@@ -3,11 +3,10 @@ figures are pinned here, in the fast loop, not only by nbval on the stored noteb
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.theta_statistics import ThetaStatistics
-from tests.helpers import verdicts_of
+from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(d=100, beta=1.0, seed=0, c_poly=2.0, mc_samples=2000)
 #: The seed notebook's draw (beta = 1, n = 8, 200,000 samples from default_rng(0)): half a second.
@@ -41,10 +40,7 @@ def test_tables_and_figures(study):
     assert set(tables) == {"thetas", "degrees"}
     assert tables["thetas"].count("\n") == 2 + 4 - 1
     assert tables["degrees"].count("\n") == 2 + 6 - 1
-    for name, draw in study.figures().items():
-        fig = draw()
-        assert fig.axes and all(ax.get_xlabel() for ax in fig.axes), name
-        plt.close(fig)
+    check_figures(study, {"fig_gap"})
     lines = study.estimate_lines().splitlines()
     assert lines[0] == "mean of 20 independent estimates of θ₁ of Q: 1.684 ± 0.067"
     assert len(lines) == 3

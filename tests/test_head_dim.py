@@ -255,22 +255,26 @@ def test_series_sizes_and_trials():
     assert hd.trials_for(8000, 4000) == 2
 
 
+#: The study's small parameters (the chapter's test adds those of its scan over alpha).
+SMALL = dict(
+    d=96,
+    d_qk_values=[96, 24, 12],
+    beta=1.0,
+    betas=[0.5, 1.0],
+    trials=2,
+    d_values=[48, 96],
+    head_ratios=[1.0, 0.25],
+    d_qk=12,
+    pooled_values=96,
+    seed=0,
+    remove_top_k=1,
+)
+
+
 @pytest.fixture
 def study(monkeypatch):
     monkeypatch.setattr(hd, "map_processes", lambda func, args: [func(*a) for a in args])
-    return hd.run_study(
-        d=96,
-        d_qk_values=[96, 24, 12],
-        beta=1.0,
-        betas=[0.5, 1.0],
-        trials=2,
-        d_values=[48, 96],
-        head_ratios=[1.0, 0.25],
-        d_qk=12,
-        pooled_values=96,
-        seed=0,
-        remove_top_k=1,
-    )
+    return hd.run_study(**SMALL)
 
 
 def test_study_maps_and_points(study):

@@ -27,8 +27,7 @@ from ..present.claims import Claim, all_hold
 from ..present.numbers import length_range, per_length, plus_minus
 from ..present.tables import markdown_table
 from . import canonical_figures
-from .base import ChapterStudy
-from .canonical_model import dense_grid
+from .canonical_model import CanonicalLengths, dense_grid
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
@@ -98,7 +97,7 @@ def _count(x) -> str:
     return ("" if x.count_complete else "≥ ") + str(x.count)
 
 
-class CanonicalCausal(ChapterStudy):
+class CanonicalCausal(CanonicalLengths):
     r"""Causal canonical attention with k spikes (:math:`f = \log\ell`) over a bulk uniform in
     [0, B]: eigenvalues, norm, singular values, the upper bound's smallest constant :math:`C_B`,
     the lower-bound search and three diagonal orders."""
@@ -107,10 +106,7 @@ class CanonicalCausal(ChapterStudy):
     prefix = "canon"
 
     def compute(self) -> None:
-        p = self.params
-        k, bulk_max, seed, dense_max = p["spikes"], p["bulk_max"], p["seed"], p["dense_max"]
-        self.ells = ells = sorted({int(e) for e in p["ell_values"]})
-        self.k, self.bulk_max = k, bulk_max
+        k, bulk_max, seed, dense_max, ells = self.lengths()
         self.summaries = [causal_summary(ell, k, bulk_max, seed, EPS, TOP_CAP) for ell in ells]
         grid = dense_grid(ells, dense_max)
         families = main_families(k, bulk_max, seed) + upper_bound.structured_bound_families(k)

@@ -48,6 +48,20 @@ def dense_grid(ell_values, dense_max: int) -> list[int]:
     return sorted(grid | {min(int(ell), dense_max) for ell in ell_values})
 
 
+class CanonicalLengths(ChapterStudy):
+    r"""The parameters the canonical-model chapters at several lengths ℓ share: k spikes
+    (``spikes``) over a bulk in :math:`[0, B]` (``bulk_max``, drawn from ``seed``) at the lengths
+    ``ell_values``, computed densely up to :math:`\ell =` ``dense_max``."""
+
+    def lengths(self) -> tuple[int, float, int, int, list[int]]:
+        """Keep k, B and the chapter's lengths ℓ (distinct, ascending) on the study as
+        :attr:`k`, :attr:`bulk_max` and :attr:`ells`; return ``(k, B, seed, dense_max, ells)``."""
+        p = self.params
+        self.k, self.bulk_max = p["spikes"], p["bulk_max"]
+        self.ells = sorted({int(e) for e in p["ell_values"]})
+        return self.k, self.bulk_max, p["seed"], p["dense_max"], self.ells
+
+
 def _wide(k: int, margin: str, exponents) -> list[TwoScoreSummary]:
     """Exact two-score summaries at ell = 2^j, j in ``exponents``, at margin ``margin``."""
     return [
@@ -84,7 +98,7 @@ def _counterexample(ell0: int, grid) -> tuple[float, dict]:
     return exact, gaps
 
 
-class CanonicalModel(ChapterStudy):
+class CanonicalModel(CanonicalLengths):
     r"""Bidirectional canonical attention: the profile and stable rank at both margins
     (:math:`f = \log\ell`, :math:`f = \ell`), the bounded bulk, the forms of
     :math:`\operatorname{srank} \approx k + 1`, the counterexample and signed scores."""
@@ -93,10 +107,7 @@ class CanonicalModel(ChapterStudy):
     prefix = "canon"
 
     def compute(self) -> None:
-        p = self.params
-        k, bulk_max, seed, dense_max = p["spikes"], p["bulk_max"], p["seed"], p["dense_max"]
-        self.ells = ells = sorted({int(e) for e in p["ell_values"]})
-        self.k, self.bulk_max = k, bulk_max
+        k, bulk_max, seed, dense_max, ells = self.lengths()
         self.at = {m: [bidirectional_summary(ell, k, m) for ell in ells] for m in ("log", "lin")}
         self.wide = {  # "log", "lin", "w1" -> [TwoScoreSummary] on the rate grids
             "log": _wide(k, "log", LOG_EXPONENTS),

@@ -1,0 +1,309 @@
+r"""The glued values and the tables of the head-dimension chapter
+(:class:`~attnspec.chapters.head_dimension.HeadDimension`), and how the chapter writes its
+measurements: a ratio :math:`c = d_{qk}/d` as a fraction, a distance or a fitted rate
+:math:`\rho` (gap :math:`\propto d^{-\rho}`) with its standard error, the real head's exponents
+:math:`\alpha = \log d_{qk}/\log n`. The claims and the figures write them the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..experiments.head_dim import TwoSample, rate_se
+from ..experiments.normalizer import normalizer_stats
+from ..models.head_dim import normalizer_std_exact, theta_exact_law
+from ..models.nonlinearity import theta_f
+from ..numerics.fitting import RateFit
+from ..present.gluing import uncertain
+from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ..present.tables import markdown_table
+
+#: The chain's steps, in order, with their reader-facing names.
+STEPS = {
+    ("ref", "no_norm"): "1: normalizers",
+    ("no_norm", "rows_f"): "2: Gaussian rows",
+    ("rows_f", "rows_G"): "3: covariance",
+    ("rows_f", "rows_h"): "3a: key norms",
+    ("rows_h", "rows_G"): "3b: Hadamard powers",
+    ("rows_G", "lin"): "4: same law (check)",
+}
+#: The exponent where the degree-2 Hadamard block stops being of rank much larger than d.
+HEURISTIC_ALPHA = 0.5
+
+
+def ratio_text(c: float) -> str:
+    """A ratio as a short fraction (``1/16``, denominator at most 64) or with three significant
+    digits."""
+    q = Fraction(c).limit_denominator(64)
+    exact = abs(float(q) - c) < 1e-12 and q.numerator == 1 and q.denominator > 1
+    return f"1/{q.denominator}" if exact else f"{c:.3g}"
+
+
+def series_label(key: tuple[str, float]) -> str:
+    """The series' label (Markdown): :math:`d_{qk}/d = 1/16` for a fixed ratio,
+    :math:`d_{qk} = 64` for a fixed head dimension."""
+    kind, value = key
+    if kind == "ratio":
+        return f"$d_{{qk}}/d = {ratio_text(value)}$"
+    return f"$d_{{qk}} = {int(value)}$"
+
+
+def distance_text(x: TwoSample | None, fallback: int = 4) -> str:
+    """A distance ± its standard error, ``n/a`` when it was not computed."""
+    return "n/a" if x is None else format_uncertain(x.ks, x.se, ONE_OR_TWO, fallback=fallback)
+
+
+def rate_text(fit: RateFit) -> str:
+    """A fitted rate ± the larger of its two standard errors."""
+    return format_uncertain(fit.rate, rate_se(fit), ONE_OR_TWO, fallback=2)
+
+
+def mean_se(counts: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error :math:`s/\\sqrt n` over trials (NaN standard error for one)."""
+    se = float(counts.std(ddof=1) / math.sqrt(counts.size)) if counts.size > 1 else math.nan
+    return float(counts.mean()), se
+
+
+def real_exponents(d_qk: int, contexts) -> tuple[float, float]:
+    r"""The exponents :math:`\log d_{qk}/\log n` of a head dimension at the longest and the
+    shortest context n."""
+    return math.log(d_qk) / math.log(max(contexts)), math.log(d_qk) / math.log(min(contexts))
+
+
+# ---- the glued values ----------------------------------------------------------------------------
+
+
+def map_values(study) -> dict[str, Any]:
+    """The values glued from the study: map, chain, series, normalizers, laws."""
+    r = study.result
+    full, head = r.point(r.d), r.point(r.d_qk)
+    smallest = r.maps[r.beta][-1]
+    out = {"d": r.d, "beta": r.beta, "d_qk": r.d_qk, "trials": full.trials}
+    out |= {"dqk_min": smallest.d_qk, "ks_min_dqk": round(smallest.gap.ks, 3)}
+    low = min(r.maps)
+    out |= {"beta_lo": low, "ks_beta_lo_full": round(r.point(r.d, low).gap.ks, 4)}
+    out["ks_beta_lo_min"] = round(r.maps[low][-1].gap.ks, 3)
+    for name, p in (("1000", full), ("64", head)):
+        out |= uncertain(f"ks_{name}", p.gap.ks, p.gap.se)
+        out |= uncertain(f"floor_{name}", p.floor.ks, p.floor.se)
+        out |= uncertain(f"exact_{name}", p.exact.ks, p.exact.se)
+        for (a, b), step in p.chain.items():
+            out[f"chain_{a}_{b}_{name}"] = round(step.ks, 4)
+        for m in ("ref", "rows_f", "rows_G", "lin"):
+            out[f"outside_{m}_{name}"] = round(float(p.outside[m].mean()), 1)
+    out["ks_64_over_floor"] = round(head.gap.ks / head.floor.ks)
+    consecutive = [
+        ("ref", "no_norm"),
+        ("no_norm", "rows_f"),
+        ("rows_f", "rows_G"),
+        ("rows_G", "lin"),
+    ]
+    out["chain_sum_64"] = round(sum(head.chain[k].ks for k in consecutive), 4)
+    out["rank2_64"] = r.d_qk * (r.d_qk + 1) // 2
+    out["rank2_64_over_d"] = round(out["rank2_64"] / r.d, 1)
+    sq = r.hadamard
+    out["hadamard_rank_min"] = int(sq.rank.min())
+    out |= uncertain("hadamard_pr", *mean_se(sq.participation))
+    out["hadamard_pr_over_d"] = round(float(sq.participation.mean()) / r.d, 2)
+    out["theta1"] = round(theta_f(r.beta)[0], 4)
+    out["theta2"] = round(theta_f(r.beta)[1], 4)
+    exact = theta_exact_law(r.beta, r.d_qk)
+    out["theta1_exact_64"] = round(exact[0], 4)
+    out["theta2_exact_64"] = round(exact[1], 4)
+    out["threshold"] = round(r.threshold, 3)
+    out["threshold_dqk"] = round(r.threshold * r.d)
+    stats = normalizer_stats(head.D, head.trials)
+    out |= uncertain("D_std_64", stats.std, stats.std_se)
+    out["D_std_64_exact"] = round(normalizer_std_exact(r.beta, r.d_qk, r.d), 4)
+    out["D_std_64_limit"] = round(normalizer_std_exact(r.beta, r.d_qk), 4)
+    for i, (key, fit) in enumerate(r.rates.items()):
+        name = "fixed" if key[0] == "d_qk" else f"ratio{i}"
+        out[f"rate_{name}_txt"] = rate_text(fit)
+    fixed_key = ("d_qk", float(r.d_qk))
+    grow = r.rates[fixed_key]
+    out["growth_txt"] = format_uncertain(-grow.rate, rate_se(grow), ONE_OR_TWO, fallback=2)
+    points = r.series[fixed_key]
+    out |= {"fixed_d_min": points[0].d, "fixed_d_max": points[-1].d, "n_sizes": len(points)}
+    out |= {
+        "fixed_ks_dmin": round(points[0].gap.ks, 3),
+        "fixed_ks_dmax": round(points[-1].gap.ks, 3),
+    }
+    ratio_rates = [f for k, f in r.rates.items() if k[0] == "ratio"]
+    out["rate_ratio_min"] = round(min(f.rate for f in ratio_rates), 2)
+    out["rate_ratio_max"] = round(max(f.rate for f in ratio_rates), 2)
+    checks = r.law_checks
+    out["law_ks_max"] = round(max(c.ks for c in checks.values()), 4)
+    out["law_d"] = next(iter(checks.values())).d
+    out["law_ratios"] = ", ".join(ratio_text(c) for c in checks)
+    return out
+
+
+def scan_values(study) -> dict[str, Any]:
+    """The values glued from the scan over :math:`\\alpha` and the real head."""
+    scan, (d_qk, contexts) = study.scan, study.real
+    cross = scan.crossing
+    out = {"alpha_d_min": scan.d_values[0], "alpha_d_max": scan.d_values[-1]}
+    out |= {"alpha_min": min(scan.alphas), "alpha_max": max(scan.alphas)}
+    out |= {"alpha_n": len(scan.alphas), "alpha_heuristic": HEURISTIC_ALPHA}
+    if math.isfinite(cross.alpha):
+        out |= uncertain("alpha_star", cross.alpha, cross.se)
+        out |= {"alpha_bracket_lo": cross.bracket[0], "alpha_bracket_hi": cross.bracket[1]}
+    else:
+        out |= {"alpha_star": math.nan, "alpha_star_se": math.nan, "alpha_star_txt": "n/a"}
+        out |= {"alpha_bracket_lo": math.nan, "alpha_bracket_hi": math.nan}
+    for name, target in (("0_75", 0.75), ("0_5", 0.5)):
+        a = study.nearest_alpha(target)
+        out |= uncertain(f"alpha_rate_{name}", *scan.rate(a))
+        out[f"alpha_rate_{name}_alpha"] = a
+    low = min(scan.alphas)
+    out |= uncertain("alpha_rate_low", *scan.rate(low))
+    pts = scan.points[low]
+    out |= {
+        "alpha_low_ks_dmin": round(pts[0].gap.ks, 3),
+        "alpha_low_ks_dmax": round(pts[-1].gap.ks, 3),
+    }
+    lo, hi = real_exponents(d_qk, contexts)
+    out |= {"real_alpha_min": round(lo, 4), "real_alpha_max": round(hi, 4)}
+    out |= {"real_n_min": min(contexts), "real_n_max": max(contexts)}
+    out["real_n_boundary"] = d_qk * d_qk // 2  # d_qk = sqrt(2 n)
+    return out
+
+
+# ---- the tables ----------------------------------------------------------------------------------
+
+
+def law_table(study) -> str:
+    """Support, mass of the score band, mean and variance of each law, by ratio."""
+    rows = []
+    for c, law in study.laws.items():
+        support = " ∪ ".join(f"[{lo:.3f}, {hi:.3f}]" for lo, hi in law.intervals)
+        band = law.interval_masses()[-1] if len(law.intervals) > 1 else math.nan
+        rows.append(
+            [
+                ratio_text(c),
+                support,
+                fixed(band, 6),
+                f"{law.expect(lambda x: x):.6f}",
+                f"{law.var():.4f}",
+            ]
+        )
+    header = ["$c = d_{qk}/d$", "support", "band mass", "mean (quadrature)", "variance"]
+    return markdown_table(header, rows)
+
+
+def map_table(study) -> str:
+    """Gap, floor, the exact-law model's gap and the counts outside the law's support, per
+    :math:`d_{qk}`."""
+    rows = []
+    for p in study.result.maps[study.result.beta]:
+        ref, lin = (mean_se(p.outside[m]) for m in ("ref", "lin"))
+        rows.append(
+            [
+                p.d_qk,
+                ratio_text(p.ratio),
+                distance_text(p.gap),
+                distance_text(p.floor),
+                distance_text(p.exact),
+                " / ".join(format_uncertain(*c, 1, fallback=1) for c in (ref, lin)),
+            ]
+        )
+    head = [
+        "$d_{qk}$",
+        "$d_{qk}/d$",
+        "gap",
+        "noise floor",
+        "gap, exact-law θ",
+        "outside: ref / lin",
+    ]
+    return markdown_table(head, rows)
+
+
+def chain_table(study) -> str:
+    """The distance of each step of the chain from attention to its linear model, per
+    :math:`d_{qk}`."""
+    points = study.result.maps[study.result.beta]
+    rows = [[p.d_qk] + [distance_text(p.chain.get(step)) for step in STEPS] for p in points]
+    return markdown_table(["$d_{qk}$", *STEPS.values()], rows)
+
+
+def series_table(study) -> str:
+    """The gap over the sizes of each series, and the fitted rate with its two standard
+    errors."""
+    r = study.result
+    sizes = [(p.d, p.trials) for p in next(iter(r.series.values()))]
+    rows = []
+    for key, points in r.series.items():
+        fit = r.rates[key]
+        rows.append(
+            [series_label(key)]
+            + [distance_text(p.gap) for p in points]
+            + [format_uncertain(fit.rate, fit.se, ONE_OR_TWO, fallback=2)]
+            + [fixed(fit.se_trials, 2)]
+        )
+    header = [
+        "series",
+        *(f"$d$ = {d} ({t})" for d, t in sizes),
+        r"rate $\rho$ ± fit",
+        "± trials",
+    ]
+    return markdown_table(header, rows)
+
+
+def normalizer_table(study) -> str:
+    """The spread of :math:`D_i` against its exact value at d and its limit as d grows."""
+    r = study.result
+    rows = []
+    for p in r.maps[r.beta]:
+        stats = normalizer_stats(p.D, p.trials)
+        rows.append(
+            [
+                p.d_qk,
+                format_uncertain(stats.std, stats.std_se, ONE_OR_TWO, fallback=4),
+                fixed(normalizer_std_exact(r.beta, p.d_qk, r.d), 4),
+                fixed(normalizer_std_exact(r.beta, p.d_qk), 4),
+            ]
+        )
+    header = [
+        "$d_{qk}$",
+        r"std $D_i$, measured",
+        f"exact, $d$ = {r.d}",
+        r"exact, $d \to \infty$",
+    ]
+    return markdown_table(header, rows)
+
+
+def beta_table(study) -> str:
+    """The map figure's data: gap ± se and floor per inverse temperature and head dimension."""
+    r = study.result
+    heads = [p.d_qk for p in r.maps[r.beta]]
+    rows = [
+        [f"{b:g}"] + [f"{distance_text(p.gap)} / {fixed(p.floor.ks, 4)}" for p in points]
+        for b, points in r.maps.items()
+    ]
+    return markdown_table(["β", *(f"$d_{{qk}}$ = {k}" for k in heads)], rows)
+
+
+def scan_table(study) -> str:
+    """Per exponent: the head dimensions over the sizes, the gap ± se at each size, the
+    rate."""
+    scan = study.scan
+    rows = []
+    for a in scan.alphas:
+        pts = scan.points[a]
+        rows.append(
+            [f"{a:g}", " → ".join(str(p.d_qk) for p in pts)]
+            + [format_uncertain(p.gap.ks, p.gap.se, ONE_OR_TWO, fallback=3) for p in pts]
+            + [rate_text(scan.rates[a])]
+        )
+    trials = [p.trials for p in scan.points[scan.alphas[0]]]
+    header = [
+        r"$\alpha$",
+        "$d_{qk}$",
+        *(f"$d$ = {d} ({t})" for d, t in zip(scan.d_values, trials, strict=True)),
+        r"rate $\rho$",
+    ]
+    return markdown_table(header, rows)
