@@ -4,7 +4,6 @@ In the spirit of scipy.stats' ``rv_continuous``: :class:`ChapterStudy` does what
 shares (checking the parameters against :mod:`attnspec.core.config`, gluing under the chapter's
 prefix, drawing and closing figures, the claims table); a subclass fills in :meth:`compute` (the
 measurements) and the hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
-:meth:`glue` also records what it glued and claimed, typed, for the executor's results file.
 """
 
 from __future__ import annotations
@@ -13,10 +12,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from ..core.config import Config, validate
-from ..present import record
 from ..present.claims import Claim
 from ..present.gluing import glue_values
 from ..present.interactive import InteractiveFigure
+from ..present.record import entry, write
 from ..present.tables import claims_markdown
 
 
@@ -83,11 +82,11 @@ class ChapterStudy:
         for key, draw in self.figures().items():
             fig = draw()
             glue(f"{self.prefix}_{key}", fig, display=False)
-            glued.append(record.entry(f"{self.prefix}_{key}", fig))
+            glued.append(entry(f"{self.prefix}_{key}", fig))
             plt.close(fig.static if isinstance(fig, InteractiveFigure) else fig)
         for prefix, values in self.shared_values().items():
             glued += glue_values(prefix, values)
-        record.write(self.name, glued, self.claims())
+        write(self.name, glued, self.claims())
 
     def table(self, name: str):
         """Table ``name`` for display in the notebook."""
