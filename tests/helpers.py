@@ -149,17 +149,6 @@ def glue_output(key: str, data: str | dict):
     )
 
 
-def claims_output(claim_list):
-    """The display output of a chapter's claims table."""
-    import nbformat
-
-    from attnspec.present.tables import claims_markdown
-
-    return nbformat.v4.new_output(
-        "display_data", data={"text/markdown": claims_markdown(claim_list)}
-    )
-
-
 def notebook_with(outputs, markdown: str | None = None):
     """A notebook with one code cell holding ``outputs`` (after a Markdown cell, if given)."""
     import nbformat

@@ -14,18 +14,72 @@ reason, in its notebook metadata::
     attnspec:
       glue_tolerance:
         KEY: {rtol: 1e-3, reason: "..."}
+
+nbval has no study object, only the notebook's outputs, so here, and only here, a glued number is
+read back from its ``text/plain`` (:func:`glued_values`); the results file is written from the
+study's typed values (:mod:`attnspec.present.record`).
 """
 
 from __future__ import annotations
 
+import ast
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
-from attnspec.publish.executed import glued_values
-
+PLAIN = "application/papermill.record/text/plain"
+MARKDOWN = "application/papermill.record/text/markdown"
+PNG = "application/papermill.record/image/png"
 DEFAULT_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class GluedValue:
+    """One glued output: its key, its printed form and its number (None for text and figures)."""
+
+    key: str
+    text: str
+    number: float | None
+    kind: str  # "number", "text", "markdown" or "figure", as in a results file
+
+
+def _number(text: str) -> float | None:
+    """The float a glued ``text/plain`` form stands for, or None (strings, reprs, figures)."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def glued_values(outputs) -> dict[str, GluedValue]:
+    """Every glued value among a notebook's cell ``outputs`` (myst-nb's ``glue``: ``display_data``
+    whose metadata names a ``scrapbook`` key), by key, in order of appearance."""
+    values = {}
+    for out in outputs:
+        key = out.get("metadata", {}).get("scrapbook", {}).get("name")
+        if out.get("output_type") != "display_data" or not key:
+            continue
+        data = out.get("data", {})
+        text = data.get(PLAIN, "")
+        if PNG in data:
+            kind, number = "figure", None
+        elif MARKDOWN in data:
+            kind, number, text = "markdown", None, data[MARKDOWN]
+        else:
+            number = _number(text)
+            kind = "number" if number is not None else "text"
+        values[key] = GluedValue(key, text, number, kind)
+    return values
+
+
+def notebook_outputs(nb):
+    """Every output of every code cell of ``nb``, in order."""
+    for cell in nb.cells:
+        if cell.get("cell_type") == "code":
+            yield from cell.get("outputs", [])
 
 
 def _tolerances(nb) -> dict[str, float]:
@@ -35,8 +89,8 @@ def _tolerances(nb) -> dict[str, float]:
 
 def glue_differences(chapter: str, new_outputs, stored_outputs, tolerances=None) -> list[str]:
     """One readable line per glued number whose relative change exceeds its tolerance."""
-    new = glued_values_of(new_outputs)
-    stored = glued_values_of(stored_outputs)
+    new = glued_values(new_outputs)
+    stored = glued_values(stored_outputs)
     lines = []
     for key, old in stored.items():
         if old.number is None or key not in new or new[key].number is None:
@@ -50,14 +104,6 @@ def glue_differences(chapter: str, new_outputs, stored_outputs, tolerances=None)
                 f"new {new[key].text}, relative difference {rel:.3g} (tolerance {rtol:g})"
             )
     return lines
-
-
-def glued_values_of(outputs):
-    """Glued values of a list of cell outputs (as :func:`attnspec.publish.executed.glued_values`
-    reads)."""
-    return glued_values(
-        nbformat.from_dict({"cells": [{"cell_type": "code", "outputs": list(outputs)}]})
-    )
 
 
 def pytest_configure(config):

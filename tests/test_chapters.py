@@ -10,10 +10,12 @@ import pytest
 
 from attnspec.cli import main
 from attnspec.core.errors import InvalidInput
+from attnspec.present.claims import Claim
+from attnspec.present.tables import claims_markdown
 from attnspec.publish.chapters import chapter, toc_chapter_names
-from attnspec.publish.executed import claims, glued_values
 from attnspec.publish.paths import EXECUTED, SOURCES
 from tests.helpers import assert_cells_agree
+from tests.nbval_glue import glued_values, notebook_outputs
 
 CHAPTERS = toc_chapter_names()
 REQUIRED_GLUE = {
@@ -37,6 +39,10 @@ REQUIRED_GLUE = {
 
 def executed(name: str) -> nbformat.NotebookNode:
     return nbformat.read(EXECUTED / f"{name}.ipynb", as_version=4)
+
+
+def results(name: str) -> dict:
+    return json.loads((EXECUTED / f"{name}.results.json").read_text())
 
 
 def glued(nb: nbformat.NotebookNode) -> dict[str, str]:
@@ -113,13 +119,13 @@ def test_glue_keys_are_unique_across_the_book_and_prefixed():
 def test_every_glue_role_fits_its_value(name):
     """Text is glued as Markdown, shown by {glue:md}; {glue:text} would print its repr."""
     nb = executed(name)
-    values = glued_values(nb)
+    values = {v["key"]: v for v in results(name)["values"]}
     prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
     wrong = [
         f"{role} of {kind} {key}"
         for role, key in re.findall(r"\{glue:(text|md)\}`([\w-]+)", prose)
         if key in values
-        for kind in [values[key].kind]
+        for kind in [values[key]["kind"]]
         if (role == "md") != (kind == "markdown")
     ]
     missing = [k for k in re.findall(r"\{glue:\w+\}`([\w-]+)", prose) if k not in values]
@@ -245,22 +251,26 @@ def test_run_at_the_defaults_reproduces_the_stored_glue(tmp_path):
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_stored_results_file_agrees_with_the_stored_notebook(name):
-    """CHAPTER.results.json (written by every execution) holds exactly the notebook's glue and
-    claims.
-
-    """
+    """CHAPTER.results.json (written by every execution) holds exactly what the notebook shows:
+    its glue, and the claims table its claims render to (nbval checks the rest of that output)."""
     nb = executed(name)
-    results = json.loads((EXECUTED / f"{name}.results.json").read_text())
-    assert results["chapter"] == name
-    stored = {v["key"]: (v["kind"], v["text"]) for v in results["values"]}
-    assert stored == {k: (v.kind, v.text) for k, v in glued_values(nb).items()}
-    for v in results["values"]:
+    stored = results(name)
+    assert stored["chapter"] == name
+    shown = {k: (v.kind, v.text) for k, v in glued_values(notebook_outputs(nb)).items()}
+    assert {v["key"]: (v["kind"], v["text"]) for v in stored["values"]} == shown
+    for v in stored["values"]:
         if v["kind"] == "number":
             assert v["value"] == pytest.approx(float(v["text"]), rel=0, abs=0), v["key"]
-    assert results["claims"] == claims(nb)
+    table = claims_markdown([Claim(**c) for c in stored["claims"]])
+    tables = [
+        o["data"]["text/markdown"]
+        for o in notebook_outputs(nb)
+        if o.get("data", {}).get("text/markdown", "").startswith("| claim | measured |")
+    ]
+    assert len(tables) == 1 and tables[0].startswith(table)
     expected = nb.metadata.get("attnspec", {}).get("parameters") or chapter(name).defaults
-    assert results["parameters"] == expected
-    assert {"python", "numpy", "scipy", "matplotlib", "blas"} <= set(results["versions"])
+    assert stored["parameters"] == expected
+    assert {"python", "numpy", "scipy", "matplotlib", "blas"} <= set(stored["versions"])
 
 
 def test_resolve_merges_defaults_and_checks_rules():

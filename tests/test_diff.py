@@ -5,51 +5,46 @@ from __future__ import annotations
 
 import json
 
-import nbformat
 import pytest
 
 from attnspec.cli import main
+from attnspec.core.atomic import write_json
 from attnspec.core.errors import InvalidInput
+from attnspec.present import record
 from attnspec.present.claims import Claim
 from attnspec.publish import provenance
-from tests.helpers import claims_output, glue_output, notebook_with, strict_json
-
-
-def _notebook(values: dict, holds: list[bool]) -> nbformat.NotebookNode:
-    claims = [Claim(f"claim {i}", "1", "< 2", h) for i, h in enumerate(holds)]
-    return notebook_with(
-        [glue_output(key, text) for key, text in values.items()] + [claims_output(claims)]
-    )
+from tests.helpers import strict_json
 
 
 def _write(folder, chapter, values, holds, parameters=None):
-    folder.mkdir(parents=True, exist_ok=True)
-    notebook = folder / f"{chapter}.ipynb"
-    nbformat.write(_notebook(values, holds), notebook)
-    return provenance.write_results(notebook, chapter, parameters or {"d": 1000})
+    """The results file of a run of ``chapter`` whose study glued ``values`` (typed, by key) and
+    claimed claims that hold as ``holds`` says."""
+    claims = [Claim(f"claim {i}", "1", "< 2", h) for i, h in enumerate(holds)]
+    recorded = {
+        "values": [record.entry(key, value) for key, value in values.items()],
+        "claims": [c.as_dict() for c in claims],
+    }
+    path = folder / f"{chapter}{provenance.SUFFIX}"
+    write_json(path, provenance.results(chapter, parameters or {"d": 1000}, recorded))
+    return path
 
 
 def test_results_file_holds_values_claims_versions(tmp_path):
     path = _write(
-        tmp_path, "ladder", {"x_int": "8", "x_float": "0.0171", "x_str": "'≤ 1e-12'"}, [True, False]
+        tmp_path, "ladder", {"x_int": 8, "x_float": 0.0171, "x_str": "≤ 1e-12"}, [True, False]
     )
-    data = json.loads(path.read_text())
-    assert (
-        path.name == "ladder.results.json"
-        and data["chapter"] == "ladder"
-        and data["parameters"] == {"d": 1000}
-    )
+    data = provenance.load(path)
+    assert data["chapter"] == "ladder" and data["parameters"] == {"d": 1000}
     assert data["values"][0] == {"key": "x_int", "kind": "number", "value": 8, "text": "8"}
-    assert data["values"][1]["value"] == 0.0171 and data["values"][2]["value"] == "'≤ 1e-12'"
+    assert data["values"][1]["value"] == 0.0171 and data["values"][2]["value"] == "≤ 1e-12"
     assert [c["holds"] for c in data["claims"]] == [True, False]
     assert set(data["versions"]) >= {"python", "numpy", "scipy", "matplotlib", "blas", "attnspec"}
-    assert data["time"].endswith("+00:00")
-    assert list(tmp_path.glob(".*")) == []  # written atomically, nothing temporary left
+    assert data["time"].endswith("+00:00") and data["recorded_from"] == "execution"
 
 
 def test_diff_lists_changed_values_and_claims(tmp_path, capsys):
-    a = _write(tmp_path / "a", "ladder", {"k": "3", "x": "0.0421", "s": "'same'"}, [True, True])
-    b = _write(tmp_path / "b", "ladder", {"k": "3", "x": "0.0148", "s": "'same'"}, [True, False])
+    a = _write(tmp_path / "a", "ladder", {"k": 3, "x": 0.0421, "s": "same"}, [True, True])
+    b = _write(tmp_path / "b", "ladder", {"k": 3, "x": 0.0148, "s": "same"}, [True, False])
     assert main(["diff", str(a.parent), str(b), "--json", str(tmp_path / "d.json")]) == 0
     out = capsys.readouterr().out
     assert "1 of 3 glued values changed" in out and "2 values unchanged" in out
@@ -70,8 +65,8 @@ def test_diff_lists_changed_values_and_claims(tmp_path, capsys):
 def test_diff_treats_not_resolvable_as_a_third_verdict(tmp_path, capsys):
     """○ (holds None) is a verdict of its own: a change to or from it is a change, and a claim that
     one run does not have shows –."""
-    a = _write(tmp_path / "a", "ladder", {"k": "3"}, [None, True, None])
-    b = _write(tmp_path / "b", "ladder", {"k": "3"}, [True, True])
+    a = _write(tmp_path / "a", "ladder", {"k": 3}, [None, True, None])
+    b = _write(tmp_path / "b", "ladder", {"k": 3}, [True, True])
     assert main(["diff", str(a), str(b), "-o", str(tmp_path / "d.json")]) == 0
     out = capsys.readouterr().out
     assert "✓ -> ○  claim 0" in out and "– -> ○  claim 2" in out and "claim 1" not in out
@@ -83,9 +78,9 @@ def test_diff_defaults_to_the_published_chapter(tmp_path, capsys):
     from attnspec.publish.paths import EXECUTED
 
     published = json.loads((EXECUTED / "ladder.results.json").read_text())
-    values = {v["key"]: v["text"] for v in published["values"] if v["kind"] != "figure"}
+    values = {v["key"]: v["value"] for v in published["values"] if v["kind"] != "figure"}
     first = next(iter(values))
-    values[first] = "12345.0"
+    values[first] = 12345.0
     a = _write(tmp_path, "ladder", values, [])
     assert main(["diff", str(a)]) == 0
     out = capsys.readouterr().out
@@ -103,12 +98,13 @@ def test_diff_defaults_to_the_published_chapter(tmp_path, capsys):
     ],
 )
 def test_diff_bad_input_is_one_line_and_status_2(case, message, tmp_path, capsys):
-    a = _write(tmp_path / "a", "ladder", {"k": "3"}, [])
-    b = _write(tmp_path / "b", "setup", {"k": "3"}, [])
+    a = _write(tmp_path / "a", "ladder", {"k": 3}, [])
+    b = _write(tmp_path / "b", "setup", {"k": 3}, [])
+    (tmp_path / "a" / "notes.txt").write_text("not JSON")
     args = {
         "missing": [str(tmp_path / "nope.results.json")],
         "other-chapter": [str(a), str(b)],
-        "not-json": [str(tmp_path / "a" / "ladder.ipynb")],
+        "not-json": [str(tmp_path / "a" / "notes.txt")],
         "empty-folder": [str(tmp_path / "a"), str(tmp_path)],
         "json-folder": [str(a), str(a), "--json", str(tmp_path / "no" / "d.json")],
     }[case]

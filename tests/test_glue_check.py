@@ -6,8 +6,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from attnspec.publish.executed import PLAIN
 from tests.helpers import run_nbval
+from tests.nbval_glue import PLAIN
 
 pytestmark = pytest.mark.slow
 SOURCE = 'from myst_nb import glue\nglue("demo_value", 0.123456, display=False)\nprint("done")'

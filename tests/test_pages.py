@@ -6,8 +6,9 @@ import json
 import nbformat
 import pytest
 
+from attnspec.core.atomic import write_json
+from attnspec.present import record
 from attnspec.present.claims import Claim
-from attnspec.publish.executed import claims
 from attnspec.publish.pages import (
     BOOK,
     PAGES,
@@ -21,14 +22,27 @@ from attnspec.publish.pages import (
     stored_problems,
     toc_chapter_names,
 )
-from tests.helpers import assert_cells_agree, claims_output, glue_output, html_tables, notebook_with
+from tests.helpers import assert_cells_agree, glue_output, html_tables, notebook_with
+from tests.nbval_glue import glued_values, notebook_outputs
 
 
-def write_chapter(folder, name, title, glued=(), claim_list=None):
-    outputs = [glue_output(k, v) for k, v in glued]
-    if claim_list is not None:
-        outputs.append(claims_output(claim_list))
-    nbformat.write(notebook_with(outputs, f"# {title}\n\ntext"), folder / f"{name}.ipynb")
+def write_chapter(folder, name, title, glued=(), claim_list=()):
+    """A stored chapter: its notebook (title, glued figures) and its results file (values, claims).
+
+    ``glued`` holds ``(key, value)``: a typed value, or a figure's MIME dict.
+    """
+    figures = [glue_output(k, v) for k, v in glued if isinstance(v, dict)]
+    nbformat.write(notebook_with(figures, f"# {title}\n\ntext"), folder / f"{name}.ipynb")
+    values = [
+        {"key": k, "kind": "figure", "value": None, "text": v["text/plain"]}
+        if isinstance(v, dict)
+        else record.entry(k, v)
+        for k, v in glued
+    ]
+    claims = [c.as_dict() for c in claim_list]
+    write_json(
+        folder / f"{name}.results.json", {"chapter": name, "values": values, "claims": claims}
+    )
 
 
 @pytest.fixture
@@ -37,7 +51,7 @@ def stored(tmp_path):
         tmp_path,
         "alpha",
         "The alpha chapter",
-        [("a_x", "0.0171"), ("a_small", "1.1e-05"), ("a_big", "6123456.0"), ("a_str", "'≤ 1e-12'")],
+        [("a_x", 0.0171), ("a_small", 1.1e-05), ("a_big", 6123456.0), ("a_str", "≤ 1e-12")],
         [
             Claim("x is small", "0.0171", "|x| < 0.05", True, provenance="derived in this book"),
             Claim("y is large", "3", "> 5", False, "y is not large here", ""),
@@ -48,14 +62,14 @@ def stored(tmp_path):
         "bulk-equivalence",
         "Bulk",
         [
-            ("bulk_ks_Y", "0.0058"),
-            ("bulk_ks_Y_f_lin", "0.0153"),
-            ("bulk_ks_floor", "0.002"),
-            ("bulk_l1_Y", "0.03"),
-            ("bulk_l1_Y_f_lin", "0.05"),
-            ("bulk_w1_Y", "0.04"),
-            ("bulk_w1_Y_f_lin", "0.02"),
-            ("bulk_ratio_ks_Y_f_lin", "8.2"),
+            ("bulk_ks_Y", 0.0058),
+            ("bulk_ks_Y_f_lin", 0.0153),
+            ("bulk_ks_floor", 0.002),
+            ("bulk_l1_Y", 0.03),
+            ("bulk_l1_Y_f_lin", 0.05),
+            ("bulk_w1_Y", 0.04),
+            ("bulk_w1_Y_f_lin", 0.02),
+            ("bulk_ratio_ks_Y_f_lin", 8.2),
             ("bulk_fig_law", {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}),
         ],
     )
@@ -171,8 +185,8 @@ def test_provenance_kind(text, kind):
 
 
 def test_claims_sentence_without_claims_is_visible(tmp_path):
-    write_chapter(tmp_path, "alpha", "A", [("a_x", "1")])
-    assert "no stored chapter embeds its claims" in claims_sentence(
+    write_chapter(tmp_path, "alpha", "A", [("a_x", 1)])
+    assert "no stored chapter records its claims" in claims_sentence(
         StoredChapters(tmp_path, ["alpha"])
     )
 
@@ -234,19 +248,16 @@ def test_stored_page_is_in_sync_with_its_source_and_clean(name):
 
 
 def test_page_glue_keys_are_prefixed_and_not_used_by_chapters():
-    from attnspec.publish.executed import glued_values, read
-
-    chapter_keys = set()
-    for name in toc_chapter_names():
-        chapter_keys |= set(glued_values(read(BOOK / "chapters" / f"{name}.ipynb")))
-    page_keys = set(glued_values(read(BOOK / "intro.ipynb")))
+    stored = StoredChapters()
+    chapter_keys = {key for name in stored.names for key in stored.values(name)}
+    page_keys = set(glued_values(notebook_outputs(nbformat.read(BOOK / "intro.ipynb", 4))))
     assert page_keys and all(k.startswith("intro_") for k in page_keys)
     assert not page_keys & chapter_keys
 
 
-def test_findings_page_shows_as_many_claims_as_the_chapters_embed():
+def test_findings_page_shows_as_many_claims_as_the_chapters_record():
     stored = StoredChapters()
-    total = sum(len(claims(stored.notebook(n))) for n in stored.names)
+    total = sum(len(stored.results(n)["claims"]) for n in stored.names)
     page = nbformat.read(BOOK / "findings.ipynb", as_version=4)
     text = "".join(
         o.get("data", {}).get("text/markdown", "") for c in page.cells for o in c.get("outputs", [])

@@ -1,8 +1,9 @@
-"""Claims tables (pipes escaped, the three verdicts, the sentences below, embedded JSON) and number
-formats."""
+"""Claims tables (pipes escaped, the three verdicts, the sentences below), claims as results files
+hold them, and number formats."""
 
-import json
 import math
+
+import numpy as np
 
 from attnspec.present.claims import Claim, verdict
 from attnspec.present.numbers import (
@@ -12,7 +13,7 @@ from attnspec.present.numbers import (
     format_uncertain,
     significant,
 )
-from attnspec.present.tables import claims_from_markdown, claims_markdown, markdown_table
+from attnspec.present.tables import claims_markdown, markdown_table
 
 
 def test_pipes_are_escaped_so_every_row_keeps_its_cells():
@@ -24,22 +25,27 @@ def test_pipes_are_escaped_so_every_row_keeps_its_cells():
     assert rows[3] == r"| b | $\vert z\vert  < 3$ |"
 
 
-def test_claims_round_trip_through_the_markdown_output():
+def test_claims_markdown_shows_the_table_and_sentences_and_nothing_else():
     claims = [
         Claim("x -- y", "1.0", "|x| < 2", True, provenance="derived here"),
         Claim("z", "3", "< 2", False, "z is too large", "sanity check"),
     ]
     text = claims_markdown(claims)
-    assert "1 of 2 claims hold" in text and "- ✗ *z*: z is too large" in text
-    assert "-- y" not in text.split("<!--")[1].rsplit("-->")[0]  # "--" cannot end the comment early
-    read = claims_from_markdown(text)
-    assert [c["claim"] for c in read] == ["x -- y", "z"]
-    assert [c["holds"] for c in read] == [True, False]
-    assert read[0]["provenance"] == "derived here"
+    assert "1 of 2 claims hold" in text and text.endswith("\n\n- ✗ *z*: z is too large")
+    assert "derived here" not in text and "<!--" not in text
 
 
-def test_text_without_claims_gives_none():
-    assert claims_from_markdown("| a | b |") == []
+def test_a_claim_as_a_results_file_holds_it():
+    assert Claim("ok", "1", "< 2", np.bool_(True), provenance="sanity check").as_dict() == {
+        "claim": "ok",
+        "measured": "1",
+        "criterion": "< 2",
+        "holds": True,
+        "if_fails": "",
+        "provenance": "sanity check",
+    }
+    assert type(Claim("ok", "1", "< 2", np.bool_(False)).as_dict()["holds"]) is bool
+    assert Claim("open", "1", "< 2", None).as_dict()["holds"] is None
 
 
 def test_claims_markdown_table_rows_marks_and_sentences():
@@ -53,26 +59,12 @@ def test_claims_markdown_table_rows_marks_and_sentences():
     assert lines[2] == r"| held | 0.5 | $\vert x\vert  < 1$ | ✓ |"
     assert lines[3] == r"| a \| b | 2 | < 1 | ✗ |"
     assert "1 of 2 claims hold at these parameters, 1 do not hold and 0 cannot be" in text
-    visible = text.split("<!--")[0]
-    assert "- ✗ *a | b*: b is too large" in visible and "never shown" not in visible
+    assert "- ✗ *a | b*: b is too large" in text and "never shown" not in text
 
 
-def test_claims_markdown_without_failures_has_no_sentences_and_valid_json():
+def test_claims_markdown_without_failures_has_no_sentences():
     text = claims_markdown([Claim("ok", "1", "< 2", True)])
     assert "✗" not in text and "2 of" not in text and "1 of 1 claims hold" in text
-    comment = text[text.index("<!-- attnspec-claims ") :]
-    assert comment.endswith(" -->")
-    data = json.loads(comment[len("<!-- attnspec-claims ") : -len(" -->")])
-    assert data == [
-        {
-            "claim": "ok",
-            "measured": "1",
-            "criterion": "< 2",
-            "holds": True,
-            "if_fails": "",
-            "provenance": "",
-        }
-    ]
 
 
 def test_fixed_prints_no_signed_zero_and_marks_missing_values():
@@ -117,5 +109,5 @@ def test_a_claim_the_data_cannot_resolve_is_a_third_verdict():
     counts = "1 of 2 claims hold at these parameters, 0 do not hold and 1 cannot be resolved"
     assert f"{counts} by the data." in text
     assert "- ○ *open*: the test has no power" in text
-    assert [c["holds"] for c in claims_from_markdown(text)] == [True, None]
+    assert [c.as_dict()["holds"] for c in claims] == [True, None]
     assert [verdict(h) for h in (True, False, None)] == ["✓", "✗", "○"]

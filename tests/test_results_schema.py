@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import tomllib
 
+import matplotlib.pyplot as plt
 import pytest
 from jsonschema import Draft202012Validator
 
 from attnspec.core.errors import InvalidInput
+from attnspec.present import record
+from attnspec.present.claims import Claim
 from attnspec.publish import provenance
 from attnspec.publish.paths import EXECUTED, ROOT
 
@@ -54,3 +58,19 @@ def test_a_file_off_the_schema_is_refused_in_one_line_naming_where(break_it, whe
 def test_the_schema_is_package_data():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert data["package-data"]["attnspec.publish"] == [provenance.SCHEMA.name]
+
+
+def test_a_record_of_every_kind_meets_the_schema():
+    """What a study records (attnspec.present.record) is strict JSON and a valid results file: a
+    float that is not finite is text, never a number NaN."""
+    fig = plt.figure()
+    values = [
+        record.entry(key, value)
+        for key, value in [("k_n", 3), ("k_x", 0.5), ("k_s", "≤ 1e-12"), ("k_nan", math.nan)]
+    ] + [record.entry("k_fig", fig)]
+    plt.close(fig)
+    claims = [Claim("c", "1", "< 2", None, "no power").as_dict()]
+    strict = json.dumps({"chapter": "ladder", "values": values, "claims": claims}, allow_nan=False)
+    data = json.loads(strict)
+    assert provenance.check_results(data, "x.results.json") is data
+    assert [v["kind"] for v in data["values"]] == ["number", "number", "markdown", "text", "figure"]

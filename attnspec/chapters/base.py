@@ -15,6 +15,7 @@ from ..core.config import Config, validate
 from ..present.claims import Claim
 from ..present.gluing import glue_values
 from ..present.interactive import InteractiveFigure
+from ..present.record import entry, write
 from ..present.tables import claims_markdown
 
 
@@ -62,17 +63,30 @@ class ChapterStudy:
         """The chapter's checked claims, in the order of its claims table."""
         return []
 
+    def shared_values(self) -> dict[str, dict[str, Any]]:
+        """Values glued under a prefix of their own, by prefix: what other chapters and pages read
+        under a book-wide name (glued after the chapter's values and figures)."""
+        return {}
+
     def glue(self) -> None:
-        """Glue every value and every figure under :attr:`prefix`; each figure is drawn, glued
-        whole (an interactive one with its HTML and static PNG), then closed."""
+        """Glue every value, every figure and every shared value; record them, typed, with the
+        claims (:func:`attnspec.present.record.write`: for the executor's results file).
+
+        Each figure is drawn, glued whole (an interactive one with its HTML and static PNG), then
+        closed.
+        """
         import matplotlib.pyplot as plt
         from myst_nb import glue
 
-        glue_values(self.prefix, self.values())
+        glued = glue_values(self.prefix, self.values())
         for key, draw in self.figures().items():
             fig = draw()
             glue(f"{self.prefix}_{key}", fig, display=False)
+            glued.append(entry(f"{self.prefix}_{key}", fig))
             plt.close(fig.static if isinstance(fig, InteractiveFigure) else fig)
+        for prefix, values in self.shared_values().items():
+            glued += glue_values(prefix, values)
+        write(self.name, glued, self.claims())
 
     def table(self, name: str):
         """Table ``name`` for display in the notebook."""

@@ -21,7 +21,7 @@ from ..models.ladder import MODEL_NAMES
 from ..models.notation import symbol
 from ..present import plotting
 from ..present.claims import Claim
-from ..present.gluing import glue_values, uncertain
+from ..present.gluing import uncertain
 from ..present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
 from ..present.tables import markdown_table
 from .base import ChapterStudy
@@ -144,9 +144,8 @@ class RankOneMode(ChapterStudy):
             ),
         } | self.rank_values()
 
-    def glue(self) -> None:
-        super().glue()
-        glue_values("init", self.rank_values())  # init_srank, init_srank_pred, ...
+    def shared_values(self) -> dict[str, dict]:
+        return {"init": self.rank_values()}  # init_srank, init_srank_pred, ...
 
     def tables(self) -> dict[str, str]:
         c, s1, s2, scan = self.config, self.s1, self.s2, self.scan

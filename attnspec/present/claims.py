@@ -8,7 +8,8 @@ deviation it could detect. Tables of claims are :func:`attnspec.present.tables.c
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 #: The verdict of a claim by its ``holds``: True ✓ holds, False ✗ does not hold, None ○ not
 #: resolvable (the data cannot decide it, or its criterion is a convention).
@@ -65,3 +66,7 @@ class Claim:
     #: Where the claim comes from: the paper (its section only where the source gives it), the seed
     #: notebook, this book, or a sanity check.
     provenance: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The claim's fields as JSON, ``holds`` as True, False or None."""
+        return asdict(self) | {"holds": None if self.holds is None else bool(self.holds)}

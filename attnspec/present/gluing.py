@@ -3,7 +3,8 @@
 A result object of the package returns its reader-facing values as a mapping (name -> value, each
 already rounded to the digits it supports); :func:`glue_values` glues them as ``{prefix}_{name}``
 in the form myst-nb's ``glue`` wants: ints and floats as Python numbers (never NumPy scalars),
-strings as Markdown, figures as figures. :func:`uncertain` gives a value with its standard error as
+strings as Markdown, figures as figures, and returns what it glued, typed, for the chapter's record
+(:mod:`attnspec.present.record`). :func:`uncertain` gives a value with its standard error as
 three entries, rounded as the error supports.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .numbers import ONE_OR_TWO, decimals_for, format_uncertain
+from .record import entry
 
 
 def uncertain(name: str, value: float, se: float, significant: int | str = ONE_OR_TWO) -> dict:
@@ -27,8 +29,9 @@ def uncertain(name: str, value: float, se: float, significant: int | str = ONE_O
     }
 
 
-def glue_values(prefix: str, values: Mapping[str, Any]) -> None:
-    """Glue every value as ``{prefix}_{name}`` (not displayed).
+def glue_values(prefix: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Glue every value as ``{prefix}_{name}`` (not displayed); return the record of each
+    (:func:`attnspec.present.record.entry`), in order.
 
     Raises
     ------
@@ -39,15 +42,19 @@ def glue_values(prefix: str, values: Mapping[str, Any]) -> None:
     from matplotlib.figure import Figure
     from myst_nb import glue
 
+    entries = []
     for name, value in values.items():
         key = f"{prefix}_{name}"
         if isinstance(value, Figure):
-            glue(key, value, display=False)
+            glued = value
         elif isinstance(value, str):
-            glue(key, Markdown(value), display=False)
+            glued = str(value)
         elif isinstance(value, bool | numbers.Integral):
-            glue(key, int(value), display=False)
+            glued = int(value)
         elif isinstance(value, numbers.Real):
-            glue(key, float(value), display=False)
+            glued = float(value)
         else:
             raise TypeError(f"{key}: cannot glue a {type(value).__name__}")
+        glue(key, Markdown(glued) if isinstance(glued, str) else glued, display=False)
+        entries.append(entry(key, glued))
+    return entries

@@ -128,13 +128,13 @@ class InteractiveFigure:
         self.static.savefig(buffer, format="png", dpi=self.dpi, bbox_inches="tight")
         return base64.b64encode(buffer.getvalue()).decode()
 
+    def __repr__(self) -> str:
+        """Its ``text/plain`` form, as a glued figure's record shows it."""
+        return f"<interactive figure {self.div_id}>"
+
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         png = self.png()  # drawn once: the print image of the HTML and the PNG alike
-        return {
-            "text/html": self.html(png),
-            "image/png": png,
-            "text/plain": f"<interactive figure {self.div_id}>",
-        }
+        return {"text/html": self.html(png), "image/png": png, "text/plain": repr(self)}
 
 
 def _layout(**extra) -> dict:

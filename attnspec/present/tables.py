@@ -8,14 +8,9 @@ nothing raises.
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict
-
 from ..core.config import PARAMETERS
 from ..models.ladder import LADDER
 from .claims import Claim, counts_sentence, verdict
-
-CLAIMS_MARKER = "attnspec-claims"
 
 
 def _cell(value) -> str:
@@ -39,12 +34,7 @@ def markdown_table(header: list[str], rows: list[list]) -> str:
 
 
 def claims_markdown(claims: list[Claim]) -> str:
-    """The claims table, followed by the sentence of every claim that does not hold.
-
-    The claims are also embedded as JSON in an HTML comment (``<!-- attnspec-claims [...] -->``,
-    invisible when rendered), so that provenance files and the Findings page read them from the
-    executed notebook instead of parsing the table.
-    """
+    """The claims table, followed by the sentence of every claim that does not hold."""
     rows = [[c.claim, c.measured, c.criterion, verdict(c.holds)] for c in claims]
     text = markdown_table(["claim", "measured", "criterion", "verdict"], rows)
     held = sum(c.holds is not None and bool(c.holds) for c in claims)
@@ -53,21 +43,7 @@ def claims_markdown(claims: list[Claim]) -> str:
     notes = [f"- {verdict(c.holds)} *{c.claim}*: {c.if_fails}" for c in claims if not c.holds]
     if notes:
         text += "\n\n" + "\n".join(notes)
-    holds = [None if c.holds is None else bool(c.holds) for c in claims]
-    data = json.dumps(
-        [asdict(c) | {"holds": h} for c, h in zip(claims, holds, strict=True)], ensure_ascii=False
-    ).replace("--", "\\u002d\\u002d")
-    return f"{text}\n\n<!-- {CLAIMS_MARKER} {data} -->"
-
-
-def claims_from_markdown(text: str) -> list[dict]:
-    """The claims embedded by :func:`claims_markdown` in ``text`` (an executed cell's Markdown
-    output)."""
-    start = text.find(f"<!-- {CLAIMS_MARKER} ")
-    if start < 0:
-        return []
-    body = text[start + len(CLAIMS_MARKER) + 6 :]
-    return json.loads(body[: body.rindex("-->")])
+    return text
 
 
 def ladder_table() -> str:

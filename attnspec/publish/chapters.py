@@ -32,7 +32,8 @@ from ..core import cleanup
 from ..core.atomic import new_file_mode, write_json
 from ..core.config import PARAMETERS, validate
 from ..core.errors import InvalidInput
-from .execution import execute_notebook, read_notebook
+from ..present.record import read as read_record
+from .execution import execute_notebook, read_notebook, record_path
 from .paths import SOURCES, TOC
 
 if TYPE_CHECKING:
@@ -264,7 +265,8 @@ def execute(run: ChapterRun, output: Path) -> Path:
     there. A failed or interrupted run leaves nothing partial, neither there nor in the system's
     temporary folder; what killed runs left in either place is removed
     (:func:`attnspec.core.cleanup.remove_stale`). The notebook's metadata ``attnspec`` records the
-    parameters and the versions it ran with; the results file holds every glued value and claim
+    parameters and the versions it ran with; the results file holds every glued value and claim,
+    typed, as the chapter's study recorded them in the kernel
     (:func:`attnspec.publish.provenance.results`). New files get ``0o666`` minus the umask.
     """
     import nbformat
@@ -280,7 +282,7 @@ def execute(run: ChapterRun, output: Path) -> Path:
     with cleanup.temporary_folder(scratch, kernel_prefix) as work:
         nb = execute_notebook(run.chapter.read_source(), work, parameters=run.overrides)
         nb.metadata["attnspec"] = provenance.notebook_metadata(name, run.values)
-        record = provenance.results(name, run.values, nb)
+        record = provenance.results(name, run.values, read_record(record_path(work), name))
         output.parent.mkdir(parents=True, exist_ok=True)
         with cleanup.temporary_folder(output.parent, final_prefix) as final:
             nbformat.write(nb, final / "final.ipynb")

@@ -9,6 +9,9 @@ The kernel runs no code but the notebook's and the installed packages': by defau
 folder is a new, empty, private folder, and it starts with ``PYTHONSAFEPATH=1``, so that neither
 Python nor IPython puts that folder (or any other) on ``sys.path``. A ``myst_nb.py``, an
 ``ipython_kernel_config.py`` or a ``matplotlibrc`` in the caller's folders is never read.
+
+The kernel's environment names a file in the private folder, :func:`record_path`, where a
+chapter's study records what it glued and claimed (:mod:`attnspec.present.record`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import cleanup
+from ..present.record import RECORD
 
 if TYPE_CHECKING:
     import nbformat
@@ -44,12 +48,18 @@ def strip_volatile_metadata(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+def record_path(work: Path) -> Path:
+    """The file in ``work`` where a chapter's study records its values and claims."""
+    return work / "record.json"
+
+
 def _kernel_manager_class(work: Path):
     """A kernel manager: the kernel's connection file in ``work``, its log off the terminal.
 
     The kernel's own log (e.g. "Kernel is running over TCP without encryption") is not for readers;
     errors in cells still reach the notebook. The kernel's ``sys.path`` holds no working folder
-    (``PYTHONSAFEPATH=1``). Every manager is registered with :mod:`attnspec.core.cleanup`.
+    (``PYTHONSAFEPATH=1``), and :data:`~attnspec.present.record.RECORD` names
+    :func:`record_path`. Every manager is registered with :mod:`attnspec.core.cleanup`.
     """
     from jupyter_client.manager import AsyncKernelManager
 
@@ -62,7 +72,11 @@ def _kernel_manager_class(work: Path):
         async def start_kernel(self, **kwargs):
             kwargs.setdefault("stdout", subprocess.DEVNULL)
             kwargs.setdefault("stderr", subprocess.DEVNULL)
-            kwargs["env"] = {**kwargs.get("env", os.environ), "PYTHONSAFEPATH": "1"}
+            kwargs["env"] = {
+                **kwargs.get("env", os.environ),
+                "PYTHONSAFEPATH": "1",
+                RECORD: str(record_path(work)),
+            }
             return await super().start_kernel(**kwargs)
 
     return QuietKernelManager
@@ -91,8 +105,8 @@ def execute_notebook(
     """Execute ``nb`` with papermill in the kernel's folder ``cwd``; return it, executed.
 
     ``parameters`` are injected after the cell tagged ``parameters`` (none: the notebook runs as
-    written). ``work`` is a private folder for the input, output and connection files; ``cwd``
-    defaults to a new empty folder inside it.
+    written). ``work`` is a private folder for the input, output and connection files and the
+    study's record (:func:`record_path`); ``cwd`` defaults to a new empty folder inside it.
 
     Raises
     ------

@@ -1,11 +1,11 @@
 """The book's generated front and back matter: Main results (the introduction), Findings, Notation.
 
 These pages are executed notebooks like the chapters, but they compute nothing themselves: their
-hidden cells read the *stored* chapter notebooks in ``book/chapters/`` (glued values, glued
-figures and embedded claims, through :mod:`attnspec.publish.executed`) and display them. So every
-number and figure they show is one a chapter computed, and a page is re-executed after the
-chapters are (``attnspec notebooks`` executes every chapter, then every page; ``attnspec notebooks
-findings`` one page).
+hidden cells read the *stored* chapters in ``book/chapters/`` (glued values and claims from each
+chapter's results file, typed as its study recorded them; titles and glued figures from its
+executed notebook) and display them. So every number and figure they show is one a chapter
+computed, and a page is re-executed after the chapters are (``attnspec notebooks`` executes every
+chapter, then every page; ``attnspec notebooks findings`` one page).
 :func:`stored_problems` lists what the stored pages show as missing.
 
 A page's MyST source is ``notebooks/pages/NAME.md``; the executed notebook is stored as
@@ -32,11 +32,13 @@ from ..present.claims import counts_sentence, verdict
 from ..present.numbers import format_power_of_ten
 from ..present.tables import markdown_table
 from .chapters import toc_chapter_names
-from .executed import PNG, GluedValue, claims, glued_values, read
 from .execution import execute_notebook, read_notebook
 from .paths import BOOK, EXECUTED, PAGE_SOURCES
+from .provenance import SUFFIX, load
 
 PAGES = ("intro", "findings", "notation", "reproduce")
+#: The MIME type of a glued figure's PNG in an executed notebook (myst-nb's ``glue``).
+PNG = "application/papermill.record/image/png"
 
 
 def rung_symbol(name: str) -> str:
@@ -55,12 +57,12 @@ def missing_marker(chapter: str, key: str) -> str:
 
 @dataclass(frozen=True)
 class StoredValue:
-    """A value read from a stored chapter notebook; ``text`` is what a page shows, or the marker."""
+    """A value of a stored chapter; ``text`` is what a page shows, or the marker."""
 
     chapter: str
     key: str
     text: str
-    number: float | None
+    number: int | float | None
     found: bool
 
 
@@ -83,7 +85,7 @@ class Farthest:
 
 @dataclass(frozen=True)
 class ChapterClaims:
-    """The claims embedded in one stored chapter notebook."""
+    """The claims of one stored chapter (its results file)."""
 
     chapter: str
     title: str
@@ -103,12 +105,12 @@ class ChapterClaims:
 
 @dataclass
 class StoredChapters:
-    """The stored chapter notebooks of the book, read once, and the values the pages took from them.
+    """The stored chapters of the book, read once, and the values the pages took from them.
 
     Parameters
     ----------
     directory
-        Folder of the executed chapter notebooks (``book/chapters``).
+        Folder of the executed chapter notebooks and their results files (``book/chapters``).
     names
         Chapter short names, in book order (default: the chapters listed in ``_toc.yml``).
     """
@@ -117,6 +119,7 @@ class StoredChapters:
     names: list[str] | None = None
     used: dict[tuple[str, str], bool] = field(default_factory=dict)
     _notebooks: dict[str, Any] = field(default_factory=dict)
+    _results: dict[str, dict | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.directory = Path(self.directory)
@@ -127,12 +130,22 @@ class StoredChapters:
         """The stored notebook of ``chapter``, or None when it has not been executed."""
         if chapter not in self._notebooks:
             path = self.directory / f"{chapter}.ipynb"
-            self._notebooks[chapter] = read(path) if path.is_file() else None
+            self._notebooks[chapter] = nbformat.read(path, as_version=4) if path.is_file() else None
         return self._notebooks[chapter]
 
-    def values(self, chapter: str) -> dict[str, GluedValue]:
-        nb = self.notebook(chapter)
-        return glued_values(nb) if nb is not None else {}
+    def results(self, chapter: str) -> dict[str, Any] | None:
+        """The results file of ``chapter`` (:func:`attnspec.publish.provenance.load`), or None when
+        it has not been executed."""
+        if chapter not in self._results:
+            path = self.directory / f"{chapter}{SUFFIX}"
+            self._results[chapter] = load(path) if path.is_file() else None
+        return self._results[chapter]
+
+    def values(self, chapter: str) -> dict[str, dict[str, Any]]:
+        """The glued values of ``chapter`` by key: its results file's entries (kind, value,
+        text)."""
+        found = self.results(chapter)
+        return {v["key"]: v for v in found["values"]} if found else {}
 
     def title(self, chapter: str) -> str:
         """The chapter's title (its first level-one heading), or its short name."""
@@ -155,17 +168,16 @@ class StoredChapters:
         self.used[(chapter, key)] = glued is not None
         if glued is None:
             return StoredValue(chapter, key, missing_marker(chapter, key), None, False)
-        text = glued.text
-        if glued.number is not None and not fmt and "e" in text.lower():
+        text = glued["text"]
+        number = glued["value"] if glued["kind"] == "number" else None
+        if number is not None and not fmt and "e" in text.lower():
             mantissa = text.lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
-            text = format_power_of_ten(glued.number, max(len(mantissa), 1) - 1)
-        elif glued.number is not None and fmt == "sci":
-            text = format_power_of_ten(glued.number)
-        elif glued.number is not None and fmt:
-            text = format(glued.number, fmt)
-        elif glued.kind == "text" and len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-            text = text[1:-1]
-        return StoredValue(chapter, key, text, glued.number, True)
+            text = format_power_of_ten(number, max(len(mantissa), 1) - 1)
+        elif number is not None and fmt == "sci":
+            text = format_power_of_ten(number)
+        elif number is not None and fmt:
+            text = format(number, fmt)
+        return StoredValue(chapter, key, text, number, True)
 
     def md(self, chapter: str, key: str, fmt: str = ""):
         """:meth:`value` as an IPython ``Markdown`` object, ready for ``glue`` and ``{glue:md}``."""
@@ -213,19 +225,19 @@ class StoredChapters:
         The result also holds the noise floor, ``{prefix}_{metric}_floor``.
         """
         values = self.values(chapter)
+        numbers = {k: v["value"] for k, v in values.items() if v["kind"] == "number"}
         found = {
-            name: values[f"{prefix}_{metric}_{name}"].number
+            name: numbers[f"{prefix}_{metric}_{name}"]
             for name in LADDER
-            if f"{prefix}_{metric}_{name}" in values
-            and values[f"{prefix}_{metric}_{name}"].number is not None
+            if f"{prefix}_{metric}_{name}" in numbers
         }
-        floor = values.get(f"{prefix}_{metric}_floor")
+        floor = numbers.get(f"{prefix}_{metric}_floor")
         self.used[(chapter, f"{prefix}_{metric}_<rung>")] = bool(found)
-        self.used[(chapter, f"{prefix}_{metric}_floor")] = floor is not None
+        self.used[(chapter, f"{prefix}_{metric}_floor")] = f"{prefix}_{metric}_floor" in values
         if not found:
-            return Farthest(metric, None, None, floor.number if floor else None)
+            return Farthest(metric, None, None, floor)
         rung = max(found, key=found.get)
-        return Farthest(metric, rung, found[rung], floor.number if floor else None)
+        return Farthest(metric, rung, found[rung], floor)
 
     def missing(self) -> list[tuple[str, str]]:
         """The (chapter, key) pairs asked for and not found, in order of asking."""
@@ -243,15 +255,12 @@ class StoredChapters:
         )
 
     def chapter_claims(self) -> list[ChapterClaims]:
-        """The embedded claims of every chapter, in book order."""
+        """The claims of every chapter (its results file), in book order."""
         out = []
         for number, name in enumerate(self.names, start=1):
-            nb = self.notebook(name)
-            out.append(
-                ChapterClaims(
-                    name, self.title(name), number, tuple(claims(nb)) if nb is not None else ()
-                )
-            )
+            found = self.results(name)
+            claims = tuple(found["claims"]) if found else ()
+            out.append(ChapterClaims(name, self.title(name), number, claims))
         return out
 
 
@@ -273,10 +282,10 @@ def claims_summary(stored: StoredChapters) -> tuple[int, int, int]:
 def claims_sentence(stored: StoredChapters) -> str:
     """ "H of N claims hold, F do not hold and U cannot be resolved by the data"
     (:func:`~attnspec.present.claims.counts_sentence`), or a visible note when no stored chapter
-    embeds its claims."""
+    records its claims."""
     held, unresolved, total = claims_summary(stored)
     if total == 0:
-        return "**[no stored chapter embeds its claims: re-execute the chapters]**"
+        return "**[no stored chapter records its claims: re-execute the chapters]**"
     return counts_sentence(held, unresolved, total)
 
 
@@ -360,7 +369,7 @@ def findings_markdown(stored: StoredChapters) -> str:
     measured value, and the provenance (the paper, the seed notebook, derived in this book, or a
     sanity check, as the chapter states it): four columns, the verdict first, so that a table fits
     the page's column even where claims hold long formulas. A chapter
-    whose stored notebook embeds no claims is named in a warning box; a claim without provenance
+    whose results file records no claims is named in a warning box; a claim without provenance
     shows *not stated*.
     """
     groups = stored.chapter_claims()
@@ -394,8 +403,8 @@ def findings_markdown(stored: StoredChapters) -> str:
     if empty:
         names = "\n".join(f"- {g.number}. {chapter_link(g.chapter, g.title)}" for g in empty)
         parts.append(
-            f":::{{warning}}\nThese stored chapter notebooks embed no claims (they were executed "
-            f"before claims were embedded, or have none), so their claims are not listed below:\n\n"
+            f":::{{warning}}\nThese stored chapters record no claims (they have no results file, "
+            f"or no claims), so their claims are not listed below:\n\n"
             f"{names}\n:::"
         )
     for title, wanted in (
@@ -413,7 +422,7 @@ def findings_markdown(stored: StoredChapters) -> str:
             parts.append(f"## {title}\n\n" + "\n".join(listed))
     parts.append("## Every claim")
     if not any(g.claims for g in groups):
-        parts.append("*No chapter embeds claims.*")
+        parts.append("*No chapter records claims.*")
     for g in groups:
         if not g.claims:
             continue
@@ -466,12 +475,12 @@ def stored_problems(names: tuple[str, ...] = PAGES) -> list[str]:
         if not path.is_file():
             problems.append(f"{name}: page not executed")
             continue
-        for cell in read(path).cells:
+        for cell in nbformat.read(path, as_version=4).cells:
             for out in cell.get("outputs", []):
                 for text in out.get("data", {}).values():
                     text = "".join(text) if isinstance(text, list) else str(text)
                     for key, chapter in re.findall(r"\[missing: `([^`]+)` of ([\w-]+)\]", text):
                         problems.append(f"{name}: glue key {key} of chapter {chapter} is missing")
-                    if "embed no claims" in text:
-                        problems.append(f"{name}: some stored chapters embed no claims")
+                    if "record no claims" in text:
+                        problems.append(f"{name}: some stored chapters record no claims")
     return list(dict.fromkeys(problems))

@@ -1,11 +1,13 @@
 """Provenance of an executed chapter: its results file, and the difference between two of them.
 
 Every execution of a chapter (``attnspec notebooks`` for the book, ``attnspec run`` for a
-reader) writes ``CHAPTER.results.json`` beside the executed notebook,
-atomically. It holds the chapter's name and parameters, every glued value (key, value as JSON,
-printed form), every claim (text, measured, criterion, verdict), the attnspec version with the
-stamp of what produced the outputs (:func:`stamp`), the versions of Python, numpy, scipy,
-matplotlib and the BLAS, and the UTC time.
+reader) writes ``CHAPTER.results.json`` beside the executed notebook, atomically, in the format
+of the JSON Schema :data:`SCHEMA`. It holds the chapter's name and parameters, every glued value
+(key, kind, typed value, printed form) and every claim (text, measured, criterion, verdict) as the
+chapter's study recorded them in its kernel (:mod:`attnspec.present.record`: typed objects, never
+read back from the notebook's rendered text), the attnspec version with the stamp of what produced
+the outputs (:func:`stamp`), the versions of Python, numpy, scipy, matplotlib and the BLAS, and
+the UTC time.
 
 The notebook's own metadata (``metadata.attnspec``) holds only what does not change from one run
 to the next (parameters and versions), so re-executing the book leaves no diff.
@@ -15,7 +17,6 @@ to the next (parameters and versions), so re-executing the book leaves no diff.
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import json
@@ -29,13 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import nbformat
-
 from .. import __version__
-from ..core.atomic import write_json
 from ..core.errors import InvalidInput
 from ..present.claims import verdict
-from .executed import claims, glued_values
 from .paths import DATA, EXECUTED, ROOT, SOURCES
 
 SUFFIX = ".results.json"
@@ -151,75 +148,18 @@ def notebook_metadata(chapter: str, parameters: dict[str, Any]) -> dict[str, Any
     return {"chapter": chapter, "parameters": dict(parameters), "versions": versions()}
 
 
-def _json_value(value) -> Any:
-    """A glued value as JSON.
-
-    An int or float for a number, the text for text and Markdown, None for a figure.
-    """
-    if value.kind == "figure":
-        return None
-    if value.kind == "number":
-        exact = ast.literal_eval(value.text)
-        return exact if isinstance(exact, int) else value.number
-    return value.text
-
-
-def last_commit_of(path: Path, root: Path = ROOT) -> tuple[str, str] | tuple[None, None]:
-    """The last commit that changed ``path``, and its UTC time; (None, None) outside a checkout."""
-    if not (root / ".git").exists():
-        return None, None
-    try:
-        out = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(root),
-                "log",
-                "-1",
-                "--format=%H %ct",
-                "--",
-                str(Path(path).resolve()),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        return None, None
-    if len(out) != 2:
-        return None, None
-    when = datetime.fromtimestamp(int(out[1]), UTC).isoformat(timespec="seconds")
-    return out[0], when
-
-
-def results(
-    chapter: str, parameters: dict[str, Any], nb: nbformat.NotebookNode, stored: Path | None = None
-) -> dict[str, Any]:
-    """The results record of an executed notebook (see the module docstring).
-
-    With ``stored`` (the path of a committed notebook), the record is derived from that notebook
-    without executing it: commit and time are those of the last commit that changed it.
-    """
-    values = [
-        {"key": v.key, "kind": v.kind, "value": _json_value(v), "text": v.text}
-        for v in glued_values(nb).values()
-    ]
-    recorded = nb.metadata.get("attnspec", {}).get("versions") or versions()
-    if stored is not None:
-        commit, when = last_commit_of(stored)
-        made = {"commit": commit}
-    else:
-        made, when = stamp(chapter), datetime.now(UTC).isoformat(timespec="seconds")
+def results(chapter: str, parameters: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """The results of an execution of ``chapter`` (see the module docstring): the values and
+    claims of its study's ``record`` (:func:`attnspec.present.record.read`), with provenance."""
     return {
         "chapter": chapter,
         "parameters": dict(parameters),
-        "values": values,
-        "claims": claims(nb),
-        "attnspec": {"version": recorded.get("attnspec", __version__), **made},
-        "versions": recorded,
-        "time": when,
-        "recorded_from": "stored notebook" if stored else "execution",
+        "values": record["values"],
+        "claims": record["claims"],
+        "attnspec": {"version": __version__, **stamp(chapter)},
+        "versions": versions(),
+        "time": datetime.now(UTC).isoformat(timespec="seconds"),
+        "recorded_from": "execution",
     }
 
 
@@ -227,23 +167,6 @@ def results_path(notebook: str | Path) -> Path:
     """``CHAPTER.results.json`` beside ``CHAPTER.ipynb``."""
     notebook = Path(notebook)
     return notebook.with_name(notebook.stem + SUFFIX)
-
-
-def write_results(
-    notebook: str | Path,
-    chapter: str,
-    parameters: dict[str, Any],
-    nb: nbformat.NotebookNode | None = None,
-    stored: bool = False,
-) -> Path:
-    """Write the results file of ``notebook`` (read from disk unless ``nb`` is given), atomically.
-
-    ``stored=True`` derives it from a committed notebook without executing (see :func:`results`).
-    """
-    nb = nb if nb is not None else nbformat.read(notebook, as_version=4)
-    target = results_path(notebook)
-    write_json(target, results(chapter, parameters, nb, stored=Path(notebook) if stored else None))
-    return target
 
 
 def find_results(path: str | Path, chapter: str | None = None) -> Path:
