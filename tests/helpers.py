@@ -332,3 +332,31 @@ def check_figures(
                 extra(name, fig)
         finally:
             plt.close(static)
+
+
+@contextmanager
+def in_this_process() -> Iterator[None]:
+    """A study's parallel work done in the test's own process: ``map_processes`` as a loop, and
+    the trials a sweep misses computed one after the other instead of on a new Dask cluster.
+
+    What the pins check (verdicts, values) does not depend on where a trial runs; the processes
+    and the cluster are tested on their own (``tests/test_parallel.py``, ``tests/test_sweep.py``).
+    Starting them would cost a chapter's pin more than its small computation, and a spawned
+    process loads the model weights again.
+    """
+    from attnspec.experiments import head_dim, sweep
+    from attnspec.experiments.trials import trial
+    from attnspec.real import study
+
+    def serial(func, args):
+        return [func(*a) for a in args]
+
+    def trials(tasks, client, progress=False):
+        return [trial(c.d, c.beta, c.c_poly, c.seed, k, models) for c, k, models in tasks]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(study, "map_processes", serial)
+        mp.setattr(head_dim, "map_processes", serial)
+        mp.setattr(sweep, "_client", lambda *args: contextlib.nullcontext())
+        mp.setattr(sweep, "compute_trials", trials)
+        yield

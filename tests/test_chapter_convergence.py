@@ -1,7 +1,6 @@
 """The convergence chapter's study at small parameters: its verdicts, key values, tables and
-figures (one of them interactive) are pinned here, not only by nbval on the stored notebook. Its
-sweeps start a local Dask cluster on the test's empty cache, so the study's tests are ``cluster``
-tests; the check of the parameters is not."""
+figures (one of them interactive) are pinned here, in the fast loop, not only by nbval on the stored
+notebook. Its sweeps' trials are computed in the test's process (``in_this_process``)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import pytest
 
 from attnspec.chapters.convergence import SERIES, Convergence
 from attnspec.present.interactive import DISTANCE_IN_D, InteractiveFigure
-from tests.helpers import check_figures, verdicts_of
+from tests.helpers import check_figures, in_this_process, verdicts_of
 
 SMALL = dict(
     beta=1.0,
@@ -25,10 +24,10 @@ SMALL = dict(
 
 @pytest.fixture
 def study():
-    return Convergence.run(**SMALL)
+    with in_this_process():
+        return Convergence.run(**SMALL)
 
 
-@pytest.mark.cluster  # its sweeps start a local Dask cluster
 def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     # three sizes at scale leave the rates without a fit error: attention's is not resolved, ○
     assert verdicts_of(study.claims()) == "✓✓✓✓○"

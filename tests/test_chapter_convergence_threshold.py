@@ -1,7 +1,6 @@
 """The threshold chapter's study at small parameters: its verdicts, key values, tables and figures
-(the phase diagram interactive) are pinned here, not only by nbval on the stored notebook. Its
-sweeps start a local Dask cluster on the test's empty cache, so the study's tests are ``cluster``
-tests; the check of the parameters is not."""
+(the phase diagram interactive) are pinned here, in the fast loop, not only by nbval on the stored
+notebook. Its sweeps' trials are computed in the test's process (``in_this_process``)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import pytest
 
 from attnspec.chapters.convergence_threshold import ConvergenceThreshold
 from attnspec.present.interactive import PHASE_DIAGRAM, InteractiveFigure
-from tests.helpers import check_figures, verdicts_of
+from tests.helpers import check_figures, in_this_process, verdicts_of
 
 SMALL = dict(
     d=100,
@@ -26,10 +25,10 @@ SMALL = dict(
 
 @pytest.fixture
 def study():
-    return ConvergenceThreshold.run(**SMALL)
+    with in_this_process():
+        return ConvergenceThreshold.run(**SMALL)
 
 
-@pytest.mark.cluster  # its sweeps start a local Dask cluster
 def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     # on this small grid the level 0.02 is crossed at no size: no boundary model fits it (✗) and
     # the claims over every level stay open (○); at β = 0.5 the linear model and attention are

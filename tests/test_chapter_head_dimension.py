@@ -9,11 +9,10 @@ import pytest
 
 from attnspec.chapters.head_dimension import HeadDimension
 from attnspec.chapters.head_dimension_tables import STEPS, ratio_text, real_exponents
-from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
 from attnspec.numerics.fitting import RateFit
 from tests import test_head_dim
-from tests.helpers import check_figures, verdicts_of
+from tests.helpers import check_figures, in_this_process, verdicts_of
 
 #: The study's small parameters (tests/test_head_dim.py) and those of the scan over alpha.
 SMALL = test_head_dim.SMALL | dict(
@@ -22,9 +21,9 @@ SMALL = test_head_dim.SMALL | dict(
 
 
 @pytest.fixture
-def study(monkeypatch):
-    monkeypatch.setattr(hd, "map_processes", lambda func, args: [func(*a) for a in args])
-    return HeadDimension.run(**SMALL)
+def study():
+    with in_this_process():
+        return HeadDimension.run(**SMALL)
 
 
 def test_verdicts_and_key_values_at_small_parameters(study):

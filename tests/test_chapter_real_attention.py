@@ -1,5 +1,5 @@
-"""The real-attention chapter's study at small parameters (both models, so it needs the model
-weights: marked ``weights``), and the reporting both real chapters share (fast): decimals from a
+"""The real-attention chapter's study at small parameters (both models, measured in the test's
+process: ``in_this_process``, so each model loads once per test worker), and the reporting both real chapters share (fast): decimals from a
 bootstrap standard error, intervals, band falls and the interval rule of the claims."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from attnspec.chapters.real_attention import (
 )
 from attnspec.real.paper import PAPER_BANDS
 from attnspec.real.uncertainty import Interval
-from tests.helpers import check_figures, verdicts_of
+from tests.helpers import check_figures, in_this_process, verdicts_of
 
 SMALL = dict(
     lengths=[16, 32, 64],
@@ -33,7 +33,8 @@ SMALL = dict(
 
 @pytest.fixture(scope="module")
 def study():
-    return RealAttention.run(**SMALL)
+    with in_this_process():
+        return RealAttention.run(**SMALL)
 
 
 def test_decimals_follow_the_standard_error():
@@ -62,7 +63,6 @@ def test_band_falls_and_the_interval_rule_of_the_real_claims():
     assert unless_open(False, "fails", "overlap") == unless_open(True, "fails", "o") == "fails"
 
 
-@pytest.mark.weights
 def test_verdicts_and_key_values_at_small_parameters(study):
     # ✗: R(S) is not Haar (this book's hypothesis); ○: Haar factors fall between the bands too
     claims = study.claims()
@@ -79,7 +79,6 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     assert v["smollm_embedding_equal"] == 6 and v["smollm_distinct_first_text"] == "*declaration*"
 
 
-@pytest.mark.weights
 def test_tables_excerpts_and_figures(study, capsys):
     tables, v = study.tables(), study.values()
     assert set(tables) == {"models", "tokens", "rotation", "literal", "bands"}

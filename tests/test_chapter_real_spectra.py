@@ -1,5 +1,5 @@
 """The real-spectra chapter's study at small parameters: both models against their canonical
-counterparts and the rank scale (needs the model weights: marked ``weights``)."""
+counterparts and the rank scale, measured in the test's process (``in_this_process``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from attnspec.chapters.real_spectra import RealSpectra
 from tests import test_chapter_real_attention
-from tests.helpers import check_figures, verdicts_of
+from tests.helpers import check_figures, in_this_process, verdicts_of
 
 #: The real-attention chapter's small parameters, and the trials of the random-init rank scale.
 SMALL = test_chapter_real_attention.SMALL | {"trials": 2}
@@ -15,10 +15,10 @@ SMALL = test_chapter_real_attention.SMALL | {"trials": 2}
 
 @pytest.fixture(scope="module")
 def study():
-    return RealSpectra.run(**SMALL)
+    with in_this_process():
+        return RealSpectra.run(**SMALL)
 
 
-@pytest.mark.weights
 def test_verdicts_and_key_values_at_small_parameters(study):
     # ○: the GPT-2 comparison and overlapping intervals; ✗ ✗: at n = 64 (c = d_h/n = 1/2) MiniLM's
     # canonical srank is far from its all-spike limit, and real erank₁ lies below the canonical one
@@ -34,7 +34,6 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     assert v["minilm_srank_c_formula"] == 24.83 and v["prefix_srank"] == 1.8581
 
 
-@pytest.mark.weights
 def test_tables_and_figures(study):
     tables, v = study.tables(), study.values()
     assert set(tables) == {"spectra", "ranks", "paper", "scale_srank", "scale_erank1"}

@@ -32,6 +32,7 @@ from attnspec.models.head_dim import (
 )
 from attnspec.models.nonlinearity import f, theta_f
 from attnspec.numerics.spectra import ks_to_law_below_quantile, squared_singular_values
+from tests.helpers import in_this_process
 
 THETA = theta_f(1.0)
 
@@ -119,9 +120,9 @@ def test_participation_ratio_counts_even_eigenvalues():
     assert participation_ratio(M) == pytest.approx(lam.sum() ** 2 / np.sum(lam**2))
 
 
-def test_hadamard_square_is_full_rank_but_uneven_at_a_narrow_head(monkeypatch):
-    monkeypatch.setattr(hd, "map_processes", lambda func, args: [func(*a) for a in args])
-    sq = hd.hadamard_square(120, 12, 0, 2)
+def test_hadamard_square_is_full_rank_but_uneven_at_a_narrow_head():
+    with in_this_process():
+        sq = hd.hadamard_square(120, 12, 0, 2)
     # rank <= binom(13, 2) = 78 < 120: rank-deficient here; at d_qk = 24 (binom 300) full
     assert list(sq.rank) == [78, 78]
     full = hd.hadamard_square(120, 24, 0, 2)
@@ -272,9 +273,9 @@ SMALL = dict(
 
 
 @pytest.fixture
-def study(monkeypatch):
-    monkeypatch.setattr(hd, "map_processes", lambda func, args: [func(*a) for a in args])
-    return hd.run_study(**SMALL)
+def study():
+    with in_this_process():
+        return hd.run_study(**SMALL)
 
 
 def test_study_maps_and_points(study):
