@@ -1,6 +1,7 @@
 """The real-attention chapter's study at small parameters (both models, measured in the test's
-process: ``in_this_process``, so each model loads once per test worker), and the reporting both real chapters share (fast): decimals from a
-bootstrap standard error, intervals, band falls and the interval rule of the claims."""
+process: ``in_this_process``, so each model loads once per test worker), and the reporting both
+real chapters share (fast): decimals from a bootstrap standard error, intervals, band falls and the
+interval rule of the claims."""
 
 from __future__ import annotations
 
