@@ -29,6 +29,7 @@ from ..present.tables import markdown_table
 from . import canonical_figures
 from .base import ChapterStudy
 from .canonical_model import dense_grid
+from .declarations import CANONICAL_CAUSAL
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
@@ -105,6 +106,7 @@ class CanonicalCausal(ChapterStudy):
 
     name = "canonical-causal"
     prefix = "canon"
+    parameters = CANONICAL_CAUSAL
 
     def compute(self) -> None:
         p = self.params

@@ -32,6 +32,7 @@ from ..present.gluing import uncertain
 from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
 from ..present.tables import markdown_table
 from .base import ChapterStudy
+from .declarations import HEAD_DIMENSION
 
 #: The chain's steps, in order, with their reader-facing names.
 STEPS = {
@@ -106,6 +107,7 @@ class HeadDimension(ChapterStudy):
 
     name = "head-dimension"
     prefix = "headdim"
+    parameters = HEAD_DIMENSION
 
     def compute(self) -> None:
         p = self.params
