@@ -343,8 +343,8 @@ def _bins_resolve_the_spectrum(v: dict[str, Any]) -> bool:
     return width >= BIN_WIDTH_MIN * max(1.0, v["hist_max"])
 
 
-#: The rules that hold wherever their parameters appear: :class:`Config`, :func:`validate` and
-#: every caller of :func:`check_rules` check these. A set of parameters may add its own rules.
+#: The rules that hold wherever their parameters appear: :class:`Config` and every caller of
+#: :func:`check_rules` check these. A set of parameters may add its own rules.
 RULES: tuple[Rule, ...] = (
     Rule(
         ("d", "remove_top_k"),
@@ -400,20 +400,3 @@ def check_rules(
             if rule.culprit not in values:
                 message += f" ({rule.culprit} {absent}: its default {full[rule.culprit]!r} applies)"
             raise InvalidInput(message)
-
-
-def validate(values: dict[str, Any]) -> dict[str, Any]:
-    """Check a mapping of names of :data:`PARAMETERS` to values, then every rule of :data:`RULES`.
-
-    Unknown names are an error, and the memory a trial at ``d`` needs is checked when ``d`` is
-    given.
-    """
-    out = {}
-    for name, value in values.items():
-        if name not in PARAMETERS:
-            raise InvalidInput(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
-        out[name] = PARAMETERS[name].check(value)
-    check_rules(out)
-    if "d" in out:
-        check_memory(out["d"])
-    return out
