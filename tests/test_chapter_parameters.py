@@ -1,7 +1,11 @@
-"""Every chapter study checks its parameters before it computes anything: a bad value is refused
-in one line naming the parameter, and ``compute`` is never reached."""
+"""Every chapter's parameters are declared once, and everything reads that declaration: the study
+checks its parameters before it computes anything (a bad value is refused in one line naming the
+parameter, and ``compute`` is never reached), the notebook's ``parameters`` cell states the same
+names, types, defaults and help, and ``core`` names no chapter."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -11,17 +15,21 @@ from attnspec.chapters.canonical_model import CanonicalModel
 from attnspec.chapters.canonical_ranks import CanonicalRanks
 from attnspec.chapters.convergence import Convergence
 from attnspec.chapters.convergence_threshold import ConvergenceThreshold
+from attnspec.chapters.declarations import DECLARED, LIMIT_LAW
 from attnspec.chapters.head_dimension import HeadDimension
 from attnspec.chapters.ladder import Ladder
 from attnspec.chapters.limit_law import LimitLaw
 from attnspec.chapters.limit_law_edge import LimitLawEdge
 from attnspec.chapters.normalizer_concentration import NormalizerConcentration
+from attnspec.chapters.parameters import BOOK_KINDS, KINDS
 from attnspec.chapters.rank_one_mode import RankOneMode
 from attnspec.chapters.real_attention import RealAttention
 from attnspec.chapters.real_spectra import RealSpectra
 from attnspec.chapters.setup import Setup
 from attnspec.chapters.theta_statistics import ThetaStatistics
+from attnspec.core.config import PARAMETERS
 from attnspec.core.errors import InvalidInput
+from attnspec.publish.chapters import chapter, parameters_cell
 from tests import (
     test_chapter_bulk_equivalence,
     test_chapter_canonical_causal,
@@ -88,3 +96,58 @@ def test_a_bad_parameter_is_refused_in_one_line_before_any_computation(
     with pytest.raises(InvalidInput, match=name) as refused:
         study.run(**small | bad)
     assert "\n" not in str(refused.value)
+
+
+def test_every_chapter_has_one_declaration_and_its_study_points_at_it():
+    assert list(DECLARED) == CHAPTERS  # in the order of the table of contents
+    for study, *_ in CASES:
+        assert study.parameters is DECLARED[study.name]
+
+
+def cell_lines(declared) -> list[str]:
+    """The ``parameters`` cell that states a declaration: ``name: type = default  # help``."""
+    return [f"{p.name}: {p.type_name} = {p.default!r}  # {p.help}" for p in declared]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_the_parameters_cell_states_the_declaration(name):
+    """Names, order, types, defaults and help of the cell papermill reads and the reader sees."""
+    cell = parameters_cell(chapter(name).read_source())
+    assert cell.source.splitlines() == cell_lines(DECLARED[name])
+
+
+def test_every_kind_has_help_and_a_default_in_range():
+    assert not set(BOOK_KINDS) & set(PARAMETERS)  # one kind per name
+    for name, p in KINDS.items():
+        assert p.name == name and p.help and "#" not in p.help
+        text = ",".join(map(str, p.default)) if p.kind is list else str(p.default)
+        assert p.parse(text) == p.default
+    for declared in DECLARED.values():
+        assert all(p.help and "#" not in p.help for p in declared)
+        assert declared.validate({}) == declared.defaults  # the defaults obey every rule
+
+
+def test_run_takes_the_declared_defaults_and_refuses_an_unknown_name(monkeypatch):
+    monkeypatch.setattr(LimitLaw, "compute", lambda self: None)
+    study = LimitLaw.run(d=60)
+    assert study.params == LIMIT_LAW.defaults | {"d": 60}
+    assert study.config.hist_max == 10.0  # the chapter's default, not the shared 8.0
+    with pytest.raises(InvalidInput, match="chapter 'limit-law' has no parameter 'dd'"):
+        LimitLaw.run(dd=60)
+
+
+def test_run_from_reads_the_declared_names_when_it_runs(monkeypatch):
+    """papermill injects its values below the parameters cell: they are in globals() by then."""
+    monkeypatch.setattr(Setup, "compute", lambda self: None)
+    namespace = {"d": 40, "beta": 1.5, "seed": 3, "c_poly": 2.0, "study": None, "np": object()}
+    assert Setup.run_from(namespace).params == {"d": 40, "beta": 1.5, "seed": 3, "c_poly": 2.0}
+    with pytest.raises(NameError, match="does not define its parameter 'c_poly'"):
+        Setup.run_from({"d": 40, "beta": 1.5, "seed": 3})
+
+
+def test_core_names_no_chapter():
+    """No chapter's short name is a string of ``core``: its rules live with their chapters."""
+    core = Path(__file__).resolve().parents[1] / "attnspec" / "core"
+    for path in core.glob("*.py"):
+        text = path.read_text()
+        assert not [n for n in CHAPTERS if f'"{n}"' in text or f"'{n}'" in text], path

@@ -14,7 +14,7 @@ from attnspec.cli import build_parser
 from attnspec.commands.notebooks import plan
 from attnspec.commands.options import parameter_name, parameter_pairs
 from attnspec.core.errors import InvalidInput
-from attnspec.publish.chapters import chapter, parameters_cell, read_listing, toc_chapter_names
+from attnspec.publish.chapters import chapter, read_title, toc_chapter_names
 from attnspec.publish.pages import PAGES
 from tests.helpers import cli_status
 
@@ -76,10 +76,10 @@ def test_python_dash_m_imports_nothing_from_the_current_folder(tmp_path):
 
 
 @pytest.mark.parametrize("name", toc_chapter_names())
-def test_listing_reads_what_jupytext_reads(name):
+def test_listing_reads_the_title_jupytext_reads(name):
     nb = chapter(name).read_source()
     markdown = next(c.source for c in nb.cells if c.cell_type == "markdown")
-    assert read_listing(name) == (markdown.splitlines()[0].lstrip("# "), parameters_cell(nb).source)
+    assert read_title(name) == markdown.splitlines()[0].lstrip("# ")
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.core.config import validate
+from attnspec.chapters.declarations import HEAD_DIMENSION
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments import head_dim as hd
 from attnspec.experiments import head_dim_scaling as hs
@@ -73,4 +73,4 @@ def test_scan_points_and_rates(scan):
 )
 def test_scan_rules(values, message):
     with pytest.raises(InvalidInput, match=message.replace("[", r"\[").replace("]", r"\]")):
-        validate(values, chapter="head-dimension")
+        HEAD_DIMENSION.validate(values)

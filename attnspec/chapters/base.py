@@ -1,9 +1,10 @@
 """The one protocol of a chapter: check the parameters, compute once, then the reader-facing hooks.
 
 In the spirit of scipy.stats' ``rv_continuous``: :class:`ChapterStudy` does what every chapter
-shares (checking the parameters against :mod:`attnspec.core.config`, gluing under the chapter's
-prefix, drawing and closing figures, the claims table); a subclass fills in :meth:`compute` (the
-measurements) and the hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
+shares (checking the parameters against the chapter's declaration, gluing under the chapter's
+prefix, drawing and closing figures, the claims table); a subclass points at its declaration
+(:mod:`attnspec.chapters.declarations`) and fills in :meth:`compute` (the measurements) and the
+hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
 """
 
 from __future__ import annotations
@@ -11,23 +12,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from ..core.config import Config, validate
+from ..core.config import Config
 from ..present.claims import Claim
 from ..present.gluing import glue_values
 from ..present.interactive import InteractiveFigure
 from ..present.record import entry, write
 from ..present.tables import claims_markdown
+from .parameters import ChapterParameters
 
 
 class ChapterStudy:
     """A chapter's computation at one set of checked parameters.
 
     ``ChapterStudy.run(**params)`` checks the parameters (each value's range and every rule that
-    applies to the chapter), then calls :meth:`compute` once; the hooks read what it stored.
+    applies to the chapter), then calls :meth:`compute` once; the hooks read what it stored. A
+    notebook calls ``<Study>.run_from(globals())``.
     """
 
-    #: The chapter's short name, its file name in ``notebooks/`` (the rules of its parameters).
+    #: The chapter's short name, its file name in ``notebooks/``.
     name: ClassVar[str]
+    #: The chapter's parameters, declared once (:mod:`attnspec.chapters.declarations`).
+    parameters: ClassVar[ChapterParameters]
     #: Prefix of the chapter's glue keys: value ``x`` is glued as ``{prefix}_x``.
     prefix: ClassVar[str]
 
@@ -37,10 +42,18 @@ class ChapterStudy:
 
     @classmethod
     def run(cls, **params: Any):
-        """The study at ``params``, checked (:func:`attnspec.core.config.validate`) and computed."""
-        study = cls(validate(params, chapter=cls.name))
+        """The study at the declared defaults updated by ``params``, checked
+        (:meth:`~attnspec.chapters.parameters.ChapterParameters.validate`), then computed."""
+        study = cls(cls.parameters.validate(params))
         study.compute()
         return study
+
+    @classmethod
+    def run_from(cls, namespace: Mapping[str, Any]):
+        """The study at the notebook's parameters: :meth:`run` at the value of every declared
+        parameter in ``namespace`` (the notebook's ``globals()``, read when the call runs, so
+        after the values papermill injects below the ``parameters`` cell)."""
+        return cls.run(**cls.parameters.read(namespace))
 
     def compute(self) -> None:
         """Run the chapter's measurements and keep them on the study."""

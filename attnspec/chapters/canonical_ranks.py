@@ -29,6 +29,7 @@ from ..present.numbers import format_power_of_ten, per_length, plus_minus, power
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .base import ChapterStudy
+from .declarations import CANONICAL_RANKS
 
 #: Cesàro asymptotics with the exact O(ell) operator.
 SIGMA0_ELLS = (2**12, 2**16, 2**20, 2**22)
@@ -66,6 +67,7 @@ class CanonicalRanks(ChapterStudy):
 
     name = "canonical-ranks"
     prefix = "canon"
+    parameters = CANONICAL_RANKS
 
     def compute(self) -> None:
         k, bulk_max, seed = self.params["spikes"], self.params["bulk_max"], self.params["seed"]

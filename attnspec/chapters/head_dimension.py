@@ -28,6 +28,7 @@ from ..present.claims import Claim, all_hold, interval_below
 from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
 from . import head_dimension_figures, head_dimension_tables
 from .base import ChapterStudy
+from .declarations import HEAD_DIMENSION
 from .head_dimension_tables import (
     HEURISTIC_ALPHA,
     distance_text,
@@ -63,6 +64,7 @@ class HeadDimension(ChapterStudy):
 
     name = "head-dimension"
     prefix = "headdim"
+    parameters = HEAD_DIMENSION
 
     def compute(self) -> None:
         p = self.params

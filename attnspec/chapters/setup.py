@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from ..core.config import PARAMETERS
 from ..experiments.trials import trial_rng
 from ..models.attention import draw_scores, row_softmax
 from ..models.nonlinearity import poly_degree
@@ -18,6 +17,8 @@ from ..present import plotting
 from ..present.claims import Claim
 from ..present.tables import ladder_table, markdown_table, parameters_table
 from .base import ChapterStudy
+from .declarations import SETUP
+from .parameters import KINDS
 
 #: The shared parameters the chapter's table describes, in its order.
 SHARED = [
@@ -41,6 +42,7 @@ class Setup(ChapterStudy):
 
     name = "setup"
     prefix = "setup"
+    parameters = SETUP
 
     def compute(self) -> None:
         c = self.config
@@ -69,7 +71,8 @@ class Setup(ChapterStudy):
         )
 
     def overrides_table(self, chapters: Iterable[Any]):
-        """The chapters' parameter defaults that differ from the shared ones, for display.
+        """The chapters' parameter defaults that differ from the shared ones (their kind's,
+        :data:`attnspec.chapters.parameters.KINDS`), for display.
 
         ``chapters`` are the book's chapters (:func:`attnspec.publish.chapters.chapters`), each
         with a ``title`` and ``parameters`` (each with a ``name`` and a ``default``).
@@ -77,10 +80,10 @@ class Setup(ChapterStudy):
         from IPython.display import Markdown
 
         rows = [
-            [c.title, f"`{p.name}`", f"`{p.default}`", f"`{PARAMETERS[p.name].default}`"]
+            [c.title, f"`{p.name}`", f"`{p.default}`", f"`{KINDS[p.name].default}`"]
             for c in chapters
             for p in c.parameters
-            if p.default != PARAMETERS[p.name].default
+            if p.default != KINDS[p.name].default
         ]
         header = ["chapter", "parameter", "chapter default", "shared default"]
         return Markdown(markdown_table(header, rows))

@@ -1,5 +1,5 @@
 """``attnspec chapters``: list the chapters by short name with their parameters and each one's valid
-range in that chapter (:func:`attnspec.core.config.range_in`)."""
+range in that chapter (:meth:`attnspec.chapters.parameters.ChapterParameters.range_text`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ..core.config import range_in
     from ..publish.chapters import chapters
 
     listed = chapters()
@@ -27,7 +26,14 @@ def run(args: argparse.Namespace) -> int:
                         "name": c.name,
                         "title": c.title,
                         "parameters": [
-                            p.as_dict() | {"range": range_in(p.name, c.name)} for p in c.parameters
+                            {
+                                "name": p.name,
+                                "type": p.type_name,
+                                "default": p.default,
+                                "help": p.help,
+                                "range": c.parameters.range_text(p.name),
+                            }
+                            for p in c.parameters
                         ],
                     }
                     for c in listed
@@ -41,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
         for p in c.parameters:
             print(
                 f"    {p.name}: {p.type_name} = {p.default!r}  # {p.help} "
-                f"({range_in(p.name, c.name)})"
+                f"({c.parameters.range_text(p.name)})"
             )
     return 0

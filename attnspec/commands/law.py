@@ -7,7 +7,8 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from ..core.config import PARAMETERS, check_rules, parse_number, range_in, shown
+from ..chapters.declarations import LIMIT_LAW
+from ..core.config import check_rules, parse_number, shown
 from ..core.errors import InvalidInput
 from .options import add_output, output_option
 
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
 DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 
-#: the chapter whose law this command computes: its bound on beta applies
-CHAPTER = "limit-law"
 #: smallest theta1: theta1^2, the scale of the law's variance, must be a normal float (below it the
 #: law's numbers lose their digits to underflow)
 THETA1_MIN = math.sqrt(sys.float_info.min)
@@ -37,7 +36,7 @@ BETA_MIN = _beta_min()
 
 
 def add_parser(sub) -> None:
-    beta = PARAMETERS["beta"]
+    beta = LIMIT_LAW["beta"]  # the chapter whose law this command computes: its bounds apply
     parser = sub.add_parser(
         "law",
         help="limit law of the squared singular values of the Gaussian-equivalent model",
@@ -48,7 +47,7 @@ def add_parser(sub) -> None:
         "--beta",
         default=str(beta.default),
         help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
-        f"({beta.type_name}, {range_in('beta', CHAPTER)}; default {beta.default})",
+        f"({beta.type_name}, {LIMIT_LAW.range_text('beta')}; default {beta.default})",
     )
     parser.add_argument(
         "--theta1",
@@ -101,8 +100,8 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     """The law from ``--beta`` or ``--theta1``/``--theta2`` (both or neither), and its origin."""
     from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 
-    beta = PARAMETERS["beta"].parse(args.beta)
-    check_rules({"beta": beta}, chapter=CHAPTER)
+    beta = LIMIT_LAW["beta"].parse(args.beta)
+    check_rules({"beta": beta}, LIMIT_LAW.rules)
     if (args.theta1 is None) != (args.theta2 is None):
         raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
     if args.theta1 is not None:

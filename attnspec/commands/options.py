@@ -4,8 +4,9 @@
   ``ladder``, ``law`` and ``diff``; ``--out PATH`` for ``sweep``) still work as hidden, deprecated
   aliases; an error about the path names the spelling that was typed.
 - A parameter of :data:`attnspec.core.config.PARAMETERS` is ``--remove-top-k`` or
-  ``--remove_top_k`` on
-  the command line, and ``-p remove_top_k`` or ``-p remove-top-k`` in ``attnspec run``.
+  ``--remove_top_k`` on the command line, and a chapter's parameter
+  (:mod:`attnspec.chapters.declarations`) is ``-p remove_top_k`` or ``-p remove-top-k`` in
+  ``attnspec run``.
 
 Only :mod:`argparse` and the light :mod:`attnspec.core.config` are imported here, so that building
 the parser stays fast; each sub-command imports what it computes with when it runs.

@@ -1,7 +1,12 @@
-"""Validated run parameters: one place for names, types, defaults, ranges and error messages.
+"""Validated run parameters: the shared kinds of parameter, the rules between them, and the
+error messages.
 
-Every chapter's ``parameters`` cell, the CLI and papermill go through :data:`PARAMETERS`, so a
-parameter means the same thing, has the same default and the same valid range everywhere.
+:data:`PARAMETERS` gives each shared parameter (``d``, ``beta``, ``seed``, ...) its type, valid
+range, a default and a help text once, so that it has the same range wherever it is used: in
+:class:`Config`, on the command line, and in every set of parameters declared from it (a set may
+give its own default and help). :data:`RULES` are the rules between them that hold wherever their
+parameters appear (``remove_top_k < d``, ``hist_min < hist_max``); a set of parameters may add
+rules of its own.
 """
 
 from __future__ import annotations
@@ -225,72 +230,6 @@ PARAMETERS: dict[str, Parameter] = {
             why=_BETA_WHY,
         ),
         Parameter(
-            "ell_values",
-            list,
-            [256, 1024, 4096],
-            "context lengths ell of the canonical score model",
-            low=64,
-            high=16384,
-            item=int,
-        ),
-        Parameter(
-            "spikes",
-            int,
-            4,
-            "number k of spike scores in the canonical score model",
-            low=1,
-            high=32,
-        ),
-        Parameter(
-            "bulk_max",
-            float,
-            2.0,
-            "upper end B of the bounded bulk scores, drawn uniformly in [0, B]",
-            low=0.0,
-            high=5.0,
-        ),
-        Parameter(
-            "dense_max",
-            int,
-            2048,
-            "largest ell for dense eigenproblems (larger ell are computed at this size)",
-            low=64,
-            high=8192,
-        ),
-        Parameter(
-            "lengths",
-            list,
-            [16, 32, 64, 128, 256, 512],
-            "token counts n of the real-text excerpts",
-            low=4,
-            high=512,
-            item=int,
-        ),
-        Parameter(
-            "n_texts",
-            int,
-            4,
-            "number of shipped texts used, the first of attnspec.real.TEXT_NAMES",
-            low=1,
-            high=4,
-        ),
-        Parameter(
-            "max_heads",
-            int,
-            12,
-            "heads per layer with full singular-value spectra, evenly spaced (all at 12)",
-            low=1,
-            high=12,
-        ),
-        Parameter(
-            "angle_bins",
-            int,
-            50,
-            "bins of the eigen-angle histogram for the KL divergence",
-            low=2,
-            high=1000,
-        ),
-        Parameter(
             "mc_samples",
             int,
             200_000,
@@ -299,96 +238,12 @@ PARAMETERS: dict[str, Parameter] = {
             high=10**8,
         ),
         Parameter(
-            "d_scale",
-            list,
-            [250, 500, 1000, 2000, 4000, 8000],
-            "matrix sizes of the convergence series of the reference and the Gaussian model",
-            low=2,
-            high=20000,
-            item=int,
-        ),
-        Parameter(
             "pooled_values",
             int,
             8000,
-            "pooled bulk values per size in that series: trials = ceil(pooled_values / d)",
+            "pooled bulk values per size of a series: trials = ceil(pooled_values / d)",
             low=1,
             high=10**7,
-        ),
-        Parameter(
-            "conventions",
-            int,
-            5,
-            "seeded conventions (signs and null-space completions) per singular factor",
-            low=2,
-            high=100,
-        ),
-        Parameter(
-            "d_qk_values",
-            list,
-            [1000, 500, 250, 125, 64, 32, 16],
-            "head dimensions d_qk of W_Q, W_K (d x d_qk) at fixed d",
-            low=1,
-            high=20000,
-            item=int,
-        ),
-        Parameter(
-            "head_ratios",
-            list,
-            [1.0, 0.25, 0.0625],
-            "fixed ratios d_qk/d of the series across d (d_qk = round(ratio d))",
-            low=0.0,
-            low_open=True,
-            high=1.0,
-            item=float,
-        ),
-        Parameter(
-            "d_qk", int, 64, "the fixed head dimension of the series across d", low=1, high=20000
-        ),
-        Parameter(
-            "alphas",
-            list,
-            [1.0, 0.875, 0.75, 0.625, 0.5, 0.4, 0.3],
-            "exponents of d_qk ~ d^alpha (the ceiling of d^alpha)",
-            low=0.0,
-            low_open=True,
-            high=1.0,
-            item=float,
-        ),
-        Parameter(
-            "alpha_d_values",
-            list,
-            [256, 512, 1024, 2048],
-            "sizes d of the scan over alpha",
-            low=8,
-            high=20000,
-            item=int,
-        ),
-        Parameter(
-            "real_contexts",
-            list,
-            [256, 4096],
-            "contexts n of a real head, at alpha of log d_qk / log n",
-            low=2,
-            high=10**7,
-            item=int,
-        ),
-        Parameter(
-            "resamples",
-            int,
-            400,
-            "bootstrap resamples of the trials (the same resample at every beta of a size)",
-            low=2,
-            high=100000,
-        ),
-        Parameter(
-            "band_lengths",
-            list,
-            [400, 448],
-            "further token counts for the score-factor reading in the paper's 385-471 band",
-            low=2,
-            high=512,
-            item=int,
         ),
     ]
 }
@@ -463,19 +318,17 @@ def check_memory(d: int) -> None:
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule between parameters, or a chapter's own bound on one, checked before any kernel starts.
+    """A rule between parameters, or a narrower bound on one, checked before any kernel starts.
 
-    It applies where any parameter of ``given`` is set (and, if ``chapters`` is not empty, only in
-    those chapters); a parameter it reads that is not set takes its default. ``culprit`` is the
-    parameter the message names first. A rule that only narrows the culprit's range in its
-    chapters states the narrower range in ``bound``, which :func:`range_in` reports.
+    It applies where any parameter of ``given`` is set; a parameter it reads that is not set takes
+    its default. ``culprit`` is the parameter the message names first. A rule that only narrows
+    the culprit's range states the narrower range in ``bound``, for listings of the valid ranges.
     """
 
     given: tuple[str, ...]
     culprit: str
     holds: Callable[[dict[str, Any]], bool]
     message: Callable[[dict[str, Any]], str]
-    chapters: tuple[str, ...] = ()
     bound: str = ""
 
 
@@ -490,11 +343,8 @@ def _bins_resolve_the_spectrum(v: dict[str, Any]) -> bool:
     return width >= BIN_WIDTH_MIN * max(1.0, v["hist_max"])
 
 
-#: beta's range where the limit law is computed
-_BETA_LAW = f"> 0 and <= {_fmt(BETA_MAX)}"
-
-#: Every rule between parameters, in one table: :class:`Config`, :func:`validate` (the chapters and
-#: ``attnspec run``, before the kernel starts) and the command line all check these.
+#: The rules that hold wherever their parameters appear: :class:`Config` and every caller of
+#: :func:`check_rules` check these. A set of parameters may add its own rules.
 RULES: tuple[Rule, ...] = (
     Rule(
         ("d", "remove_top_k"),
@@ -510,15 +360,6 @@ RULES: tuple[Rule, ...] = (
         lambda v: min(v["d_values"]) > v["remove_top_k"],
         lambda v: (
             f"d_values={v['d_values']} is out of range: "
-            f"each d must be > remove_top_k = {v['remove_top_k']}"
-        ),
-    ),
-    Rule(
-        ("d_scale",),
-        "d_scale",
-        lambda v: min(v["d_scale"]) > v["remove_top_k"],
-        lambda v: (
-            f"d_scale={v['d_scale']} is out of range: "
             f"each d must be > remove_top_k = {v['remove_top_k']}"
         ),
     ),
@@ -540,167 +381,22 @@ RULES: tuple[Rule, ...] = (
             f" {BIN_WIDTH_MIN:g} x max(1, hist_max) (the spectra's round-off)"
         ),
     ),
-    Rule(
-        ("beta",),
-        "beta",
-        lambda v: v["beta"] > 0,
-        lambda v: (
-            f"beta={v['beta']!r} is out of range for the limit law: must be {_BETA_LAW} "
-            "(the law needs theta_1 = e^(beta^2) - 1 > 0)"
-        ),
-        chapters=(
-            "limit-law",
-            "limit-law-edge",
-            "convergence",
-            "convergence-threshold",
-            "head-dimension",
-        ),
-        bound=_BETA_LAW,
-    ),
-    Rule(
-        ("betas",),
-        "betas",
-        lambda v: min(v["betas"]) > 0,
-        lambda v: (
-            f"betas={v['betas']} is out of range for this chapter: each beta must be > 0 "
-            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
-        ),
-        chapters=("limit-law", "convergence-threshold"),
-    ),
-    Rule(
-        ("d", "beta"),
-        "beta",
-        lambda v: v["beta"] ** 2 < v["d"],
-        lambda v: (
-            f"beta={v['beta']!r} is out of range for this chapter at d = {v['d']}: must satisfy "
-            "beta^2 < d (the exact mean of D_i, (1 - beta^2/d)^(-d/2) e^(-beta^2/2), needs it)"
-        ),
-        chapters=("normalizer-concentration",),
-    ),
-    Rule(
-        ("betas",),
-        "betas",
-        lambda v: min(v["betas"]) > 0,
-        lambda v: (
-            f"betas={v['betas']} is out of range for this chapter: each must be > 0 "
-            "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("d", "d_qk_values", "d_qk"),
-        "d_qk_values",
-        lambda v: max(v["d_qk_values"]) <= v["d"] and v["d_qk"] <= v["d"],
-        lambda v: (
-            f"d_qk_values={v['d_qk_values']} and d_qk={v['d_qk']} are out of range: "
-            f"each must be <= d = {v['d']} (W_Q, W_K are d x d_qk, d_qk/d <= 1)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("d_qk", "d_values"),
-        "d_qk",
-        lambda v: v["d_qk"] <= min(v["d_values"]),
-        lambda v: (
-            f"d_qk={v['d_qk']} is out of range: must be <= the smallest of "
-            f"d_values = {v['d_values']} (d_qk/d <= 1 along the series)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("head_ratios", "d_values"),
-        "head_ratios",
-        lambda v: min(v["head_ratios"]) * min(v["d_values"]) >= 1,
-        lambda v: (
-            f"head_ratios={v['head_ratios']} is out of range: each ratio times the smallest of "
-            f"d_values = {v['d_values']} must be >= 1 (a head dimension of at least 1)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("alpha_d_values",),
-        "alpha_d_values",
-        lambda v: len(set(v["alpha_d_values"])) >= 4,
-        lambda v: (
-            f"alpha_d_values={v['alpha_d_values']} is out of range: needs at least 4 distinct "
-            "sizes (a fitted rate needs two degrees of freedom for its residual standard error)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("alphas",),
-        "alphas",
-        lambda v: len(set(v["alphas"])) >= 2,
-        lambda v: (
-            f"alphas={v['alphas']} is out of range: needs at least 2 distinct exponents "
-            "(the boundary is located between two of them)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("d_qk", "real_contexts"),
-        "real_contexts",
-        lambda v: min(v["real_contexts"]) >= v["d_qk"],
-        lambda v: (
-            f"real_contexts={v['real_contexts']} is out of range: each must be >= d_qk = "
-            f"{v['d_qk']} (an exponent log d_qk/log n <= 1)"
-        ),
-        chapters=("head-dimension",),
-    ),
-    Rule(
-        ("beta", "d_qk_values", "d_qk"),
-        "d_qk_values",
-        lambda v: min([*v["d_qk_values"], v["d_qk"]]) > 4 * v["beta"] ** 2,
-        lambda v: (
-            f"d_qk_values={v['d_qk_values']} is out of range for beta = {v['beta']:g}: each "
-            "d_qk must be > 4 beta^2 (the scores' exact moments E e^(2 beta S) diverge there)"
-        ),
-        chapters=("head-dimension",),
-    ),
 )
 
 
-def check_rules(values: dict[str, Any], chapter: str | None = None) -> None:
-    """Raise InvalidInput for the first rule of :data:`RULES` that ``values`` break.
+def check_rules(
+    values: dict[str, Any], rules: tuple[Rule, ...] = RULES, absent: str = "is not given"
+) -> None:
+    """Raise InvalidInput for the first of ``rules`` that ``values`` break.
 
-    When the parameter a message names is not in ``values`` (its default applied), the message
-    says so.
+    A rule reads the default of :data:`PARAMETERS` for a parameter not in ``values``; when the
+    parameter a message names is one of these, the message says so: ``(NAME {absent}: its
+    default ... applies)``.
     """
     full = {name: p.default for name, p in PARAMETERS.items()} | dict(values)
-    for rule in RULES:
-        if rule.chapters and chapter not in rule.chapters:
-            continue
+    for rule in rules:
         if any(name in values for name in rule.given) and not rule.holds(full):
             message = rule.message(full)
             if rule.culprit not in values:
-                message += (
-                    f" ({rule.culprit} is not a parameter of this chapter: its default"
-                    f" {PARAMETERS[rule.culprit].default!r} applies)"
-                )
+                message += f" ({rule.culprit} {absent}: its default {full[rule.culprit]!r} applies)"
             raise InvalidInput(message)
-
-
-def range_in(name: str, chapter: str | None = None) -> str:
-    """The valid range of parameter ``name`` in ``chapter``, in words: the ``bound`` of a rule of
-    :data:`RULES` that narrows it there, else the parameter's own range."""
-    for rule in RULES:
-        if rule.bound and rule.culprit == name and chapter in rule.chapters:
-            return rule.bound
-    return PARAMETERS[name].range_text
-
-
-def validate(values: dict[str, Any], chapter: str | None = None) -> dict[str, Any]:
-    """Check a mapping of parameter names to values, then every rule between them.
-
-    Unknown names are an error. ``chapter`` adds that chapter's own rules (see :data:`RULES`), and
-    the memory a trial at ``d`` needs is checked when ``d`` is given.
-    """
-    out = {}
-    for name, value in values.items():
-        if name not in PARAMETERS:
-            raise InvalidInput(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
-        out[name] = PARAMETERS[name].check(value)
-    check_rules(out, chapter)
-    if "d" in out:
-        check_memory(out["d"])
-    return out

@@ -68,7 +68,8 @@ def run_study(
     conventions: int,
     band_lengths=(),
 ) -> Study:
-    """Measure and summarize both models (parameters: :data:`~attnspec.core.config.PARAMETERS`)."""
+    """Measure and summarize both models (each parameter's meaning and range:
+    :data:`attnspec.chapters.declarations.REAL_ATTENTION`)."""
     ns = sorted({int(n) for n in lengths})
     band = sorted({int(n) for n in band_lengths} - set(ns))
     texts = tuple(TEXT_NAMES[:n_texts])

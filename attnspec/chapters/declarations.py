@@ -1,0 +1,329 @@
+"""Every chapter's parameters, declared once: name, default and help in the order of the chapter's
+``parameters`` cell, and the rules that are the chapter's own (:mod:`attnspec.chapters.parameters`
+says where types and ranges come from, and why these declarations are apart from the studies).
+
+Each study points at its declaration (``parameters = declarations.LIMIT_LAW``);
+:data:`DECLARED` finds one by the chapter's short name.
+"""
+
+from __future__ import annotations
+
+from ..core.config import BETA_MAX, Rule
+from .parameters import ChapterParameters, declare
+
+# ---- rules that are a chapter's own ------------------------------------------------------------
+
+#: beta's range where the limit law is computed
+_BETA_LAW = f"> 0 and <= {BETA_MAX:g}"
+
+#: The limit law needs theta_1 > 0: the chapters that compare a bulk with it refuse beta = 0.
+LAW_BETA = Rule(
+    ("beta",),
+    "beta",
+    lambda v: v["beta"] > 0,
+    lambda v: (
+        f"beta={v['beta']!r} is out of range for the limit law: must be {_BETA_LAW} "
+        "(the law needs theta_1 = e^(beta^2) - 1 > 0)"
+    ),
+    bound=_BETA_LAW,
+)
+#: The same for every beta of a grid compared with the law.
+LAW_BETAS = Rule(
+    ("betas",),
+    "betas",
+    lambda v: min(v["betas"]) > 0,
+    lambda v: (
+        f"betas={v['betas']} is out of range for this chapter: each beta must be > 0 "
+        "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+    ),
+)
+#: The exact mean of the normalizer D_i exists only for beta^2 < d.
+NORMALIZER_MEAN = Rule(
+    ("d", "beta"),
+    "beta",
+    lambda v: v["beta"] ** 2 < v["d"],
+    lambda v: (
+        f"beta={v['beta']!r} is out of range for this chapter at d = {v['d']}: must satisfy "
+        "beta^2 < d (the exact mean of D_i, (1 - beta^2/d)^(-d/2) e^(-beta^2/2), needs it)"
+    ),
+)
+#: Every size of the series at scale keeps a bulk.
+D_SCALE_BULK = Rule(
+    ("d_scale",),
+    "d_scale",
+    lambda v: min(v["d_scale"]) > v["remove_top_k"],
+    lambda v: (
+        f"d_scale={v['d_scale']} is out of range: "
+        f"each d must be > remove_top_k = {v['remove_top_k']}"
+    ),
+)
+#: The head dimensions: d_qk/d <= 1 everywhere, the scan's fits have degrees of freedom, and the
+#: scores' exact moments exist.
+HEAD_DIMENSION_RULES = (
+    Rule(
+        ("d", "d_qk_values", "d_qk"),
+        "d_qk_values",
+        lambda v: max(v["d_qk_values"]) <= v["d"] and v["d_qk"] <= v["d"],
+        lambda v: (
+            f"d_qk_values={v['d_qk_values']} and d_qk={v['d_qk']} are out of range: "
+            f"each must be <= d = {v['d']} (W_Q, W_K are d x d_qk, d_qk/d <= 1)"
+        ),
+    ),
+    Rule(
+        ("d_qk", "d_values"),
+        "d_qk",
+        lambda v: v["d_qk"] <= min(v["d_values"]),
+        lambda v: (
+            f"d_qk={v['d_qk']} is out of range: must be <= the smallest of "
+            f"d_values = {v['d_values']} (d_qk/d <= 1 along the series)"
+        ),
+    ),
+    Rule(
+        ("head_ratios", "d_values"),
+        "head_ratios",
+        lambda v: min(v["head_ratios"]) * min(v["d_values"]) >= 1,
+        lambda v: (
+            f"head_ratios={v['head_ratios']} is out of range: each ratio times the smallest of "
+            f"d_values = {v['d_values']} must be >= 1 (a head dimension of at least 1)"
+        ),
+    ),
+    Rule(
+        ("alpha_d_values",),
+        "alpha_d_values",
+        lambda v: len(set(v["alpha_d_values"])) >= 4,
+        lambda v: (
+            f"alpha_d_values={v['alpha_d_values']} is out of range: needs at least 4 distinct "
+            "sizes (a fitted rate needs two degrees of freedom for its residual standard error)"
+        ),
+    ),
+    Rule(
+        ("alphas",),
+        "alphas",
+        lambda v: len(set(v["alphas"])) >= 2,
+        lambda v: (
+            f"alphas={v['alphas']} is out of range: needs at least 2 distinct exponents "
+            "(the boundary is located between two of them)"
+        ),
+    ),
+    Rule(
+        ("d_qk", "real_contexts"),
+        "real_contexts",
+        lambda v: min(v["real_contexts"]) >= v["d_qk"],
+        lambda v: (
+            f"real_contexts={v['real_contexts']} is out of range: each must be >= d_qk = "
+            f"{v['d_qk']} (an exponent log d_qk/log n <= 1)"
+        ),
+    ),
+    Rule(
+        ("beta", "d_qk_values", "d_qk"),
+        "d_qk_values",
+        lambda v: min([*v["d_qk_values"], v["d_qk"]]) > 4 * v["beta"] ** 2,
+        lambda v: (
+            f"d_qk_values={v['d_qk_values']} is out of range for beta = {v['beta']:g}: each "
+            "d_qk must be > 4 beta^2 (the scores' exact moments E e^(2 beta S) diverge there)"
+        ),
+    ),
+)
+
+# ---- the chapters, in the order of the table of contents ---------------------------------------
+
+SETUP = declare(
+    "setup",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
+    ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
+)
+RANK_ONE_MODE = declare(
+    "rank-one-mode",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("trials", 10, "independent draws of W_Q, W_K, W"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
+    ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
+    ("d_values", [125, 250, 500, 1000, 2000], "matrix sizes for the excess s1(A) - 1 across d"),
+)
+NORMALIZER_CONCENTRATION = declare(
+    "normalizer-concentration",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("trials", 10, "independent draws of W_Q, W_K, W"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
+    ("betas", [0.5, 1.0, 1.5, 2.0], "inverse temperatures for the spread across beta"),
+    rules=(NORMALIZER_MEAN,),
+)
+THETA_STATISTICS = declare(
+    "theta-statistics",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
+    ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
+    ("mc_samples", 200_000, "Monte-Carlo samples for the estimated theta statistics"),
+)
+LADDER = declare(
+    "ladder",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("trials", 10, "independent draws of W_Q, W_K, W"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
+    ("remove_top_k", 3, "number r of largest squared singular values removed to form the bulk"),
+    ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
+)
+BULK_EQUIVALENCE = declare(
+    "bulk-equivalence",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("trials", 10, "independent draws of W_Q, W_K, W"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
+    ("remove_top_k", 3, "number r of largest squared singular values removed to form the bulk"),
+    ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
+    ("hist_bins", 120, "bins of the bulk histograms"),
+    ("hist_min", 0.0, "left end of the bulk histogram range"),
+    ("hist_max", 8.0, "right end of the bulk histogram range"),
+)
+LIMIT_LAW = declare(
+    "limit-law",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("trials", 10, "independent draws of W_Q, W_K, W"),
+    ("seed", 0, "root seed; trial k uses child k of SeedSequence(seed)"),
+    ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),
+    ("c_poly", 2.0, "constant c of the Taylor degree ceil(c log d / log log d)"),
+    ("hist_bins", 120, "bins of the bulk histograms"),
+    ("hist_min", 0.0, "left end of the bulk histogram range"),
+    ("hist_max", 10.0, "right end of the bulk histogram range"),
+    ("betas", [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5], "slider positions"),
+    ("pooled_values", 4000, "bulk values per slider position: ceil(pooled_values / d) trials"),
+    rules=(LAW_BETA, LAW_BETAS),
+)
+LIMIT_LAW_EDGE = declare(
+    "limit-law-edge",
+    ("d", 1000, "matrix size (d, ell and d_qk are equal)"),
+    ("beta", 1.0, "inverse temperature of the softmax"),
+    ("trials", 10, "independent draws of W_Q, W_K, W"),
+    ("seed", 0, "root seed; trial k uses child k of SeedSequence(seed)"),
+    ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),
+    ("c_poly", 2.0, "constant c of the Taylor degree ceil(c log d / log log d)"),
+    rules=(LAW_BETA,),
+)
+CONVERGENCE = declare(
+    "convergence",
+    ("beta", 1.0, "inverse temperature of both series"),
+    ("d_values", [250, 500, 1000, 2000], "sizes of the series of every rung"),
+    ("trials", 4, "trials per size of the series of every rung"),
+    ("d_scale", [250, 500, 1000, 2000, 4000, 8000], "sizes of the series at scale"),
+    ("pooled_values", 8000, "bulk values per size there: ceil(pooled_values / d) trials"),
+    ("seed", 0, "root seed; trial k uses child k of SeedSequence(seed)"),
+    ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),
+    ("c_poly", 2.0, "constant c of the Taylor degree ceil(c log d / log log d)"),
+    rules=(D_SCALE_BULK, LAW_BETA),
+)
+CONVERGENCE_THRESHOLD = declare(
+    "convergence-threshold",
+    ("d", 1000, "matrix size of the row across beta"),
+    ("betas", [0.5, 0.75, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 2.0, 2.5], "grid"),
+    ("d_values", [250, 500, 1000, 2000], "matrix sizes of the grid"),
+    ("trials", 4, "trials of every rung along the row"),
+    ("pooled_values", 8000, "bulk values per cell of the grid: ceil(pooled_values / d) trials"),
+    ("resamples", 400, "bootstrap resamples of the trials"),
+    ("seed", 0, "root seed; trial k uses child k of SeedSequence(seed)"),
+    ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),
+    ("c_poly", 2.0, "constant c of the Taylor degree ceil(c log d / log log d)"),
+    rules=(LAW_BETA, LAW_BETAS),
+)
+HEAD_DIMENSION = declare(
+    "head-dimension",
+    ("d", 1000, "matrix size d = ell of the map across head dimensions"),
+    ("d_qk_values", [1000, 500, 250, 125, 64, 32, 16], "head dimensions of the map"),
+    ("beta", 1.0, "inverse temperature of the map's diagnostics and of the series"),
+    ("betas", [0.5, 1.0, 1.5, 2.0], "inverse temperatures of the map's gap curves"),
+    ("trials", 3, "independent draws per point of the map"),
+    ("d_values", [256, 512, 1024, 2048], "sizes of the series across d"),
+    ("head_ratios", [1.0, 0.25, 0.0625], "fixed ratios d_qk/d of the series"),
+    ("d_qk", 64, "the fixed head dimension of the last series"),
+    ("alphas", [1.0, 0.875, 0.75, 0.625, 0.5, 0.4, 0.3], "exponents of d_qk ~ d^alpha"),
+    ("alpha_d_values", [256, 512, 1024, 2048], "sizes d of the scan over alpha"),
+    ("real_contexts", [256, 4096], "contexts n of a real head, at alpha of log d_qk / log n"),
+    ("pooled_values", 4000, "bulk values per size of a series: ceil(pooled_values / d) trials"),
+    ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed), the floor seed + 1"),
+    ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),
+    rules=(LAW_BETA, LAW_BETAS, *HEAD_DIMENSION_RULES),
+)
+CANONICAL_MODEL = declare(
+    "canonical-model",
+    ("ell_values", [256, 1024, 4096], "context lengths ell"),
+    ("spikes", 4, "number k of spike scores"),
+    ("bulk_max", 2.0, "upper end B of the bounded bulk scores, uniform in [0, B]"),
+    ("seed", 0, "root seed of the random bulk scores (one stream per ell)"),
+    ("dense_max", 2048, "largest ell for dense eigenproblems; larger ell use this size"),
+)
+CANONICAL_CAUSAL = declare(
+    "canonical-causal",
+    ("ell_values", [256, 1024, 4096], "context lengths ell"),
+    ("spikes", 4, "number k of spike scores"),
+    ("bulk_max", 2.0, "upper end B of the bounded bulk scores, uniform in [0, B]"),
+    ("seed", 0, "root seed of the random bulk scores, random orders and the adversarial search"),
+    (
+        "dense_max",
+        2048,
+        "largest ell for dense eigenproblems of every family but the chapter's two",
+    ),
+)
+CANONICAL_RANKS = declare(
+    "canonical-ranks",
+    ("spikes", 4, "number k of spike scores"),
+    ("bulk_max", 2.0, "upper end B of the bounded bulk scores, uniform in [0, B]"),
+    ("seed", 0, "root seed of the random bulk scores (one stream per ell)"),
+)
+REAL_ATTENTION = declare(
+    "real-attention",
+    ("lengths", [16, 32, 64, 128, 256, 512], "token counts n of the excerpts"),
+    ("n_texts", 4, "number of shipped texts, the first of TEXT_NAMES"),
+    ("max_heads", 12, "heads per layer with full singular-value spectra, evenly spaced"),
+    ("angle_bins", 50, "bins of the eigen-angle histogram for the KL divergence"),
+    ("seed", 0, "root seed of the conventions, Haar floors and bootstrap"),
+    (
+        "conventions",
+        5,
+        "seeded conventions (signs and null-space completions) per singular factor",
+    ),
+    ("band_lengths", [400, 448], "further token counts for the paper's 385-471 band"),
+)
+REAL_SPECTRA = declare(
+    "real-spectra",
+    ("lengths", [16, 32, 64, 128, 256, 512], "token counts n of the excerpts"),
+    ("n_texts", 4, "number of shipped texts, the first of TEXT_NAMES"),
+    ("max_heads", 12, "heads per layer with full singular-value spectra, evenly spaced"),
+    ("angle_bins", 50, "bins of the eigen-angle histogram for the KL divergence"),
+    ("seed", 0, "root seed of the conventions, Haar floors, bootstrap and random initialization"),
+    (
+        "conventions",
+        5,
+        "seeded conventions (signs and null-space completions) per singular factor",
+    ),
+    ("band_lengths", [400, 448], "further token counts for the paper's 385-471 band"),
+    ("trials", 5, "random-initialization trials per length"),
+)
+
+#: Every chapter's declaration, by its short name.
+DECLARED: dict[str, ChapterParameters] = {
+    p.chapter: p
+    for p in (
+        SETUP,
+        RANK_ONE_MODE,
+        NORMALIZER_CONCENTRATION,
+        THETA_STATISTICS,
+        LADDER,
+        BULK_EQUIVALENCE,
+        LIMIT_LAW,
+        LIMIT_LAW_EDGE,
+        CONVERGENCE,
+        CONVERGENCE_THRESHOLD,
+        HEAD_DIMENSION,
+        CANONICAL_MODEL,
+        CANONICAL_CAUSAL,
+        CANONICAL_RANKS,
+        REAL_ATTENTION,
+        REAL_SPECTRA,
+    )
+}
