@@ -133,9 +133,9 @@ def test_prepare_opens_provenance_and_puts_the_title_page_first(browser, tmp_pat
 @pytest.mark.site
 def test_two_prints_of_a_page_differ_only_in_what_reproducible_fixes(browser, tmp_path):
     page = opened(browser, tmp_path, "")
-    one = page.pdf(**pdf.PAGE, tagged=True)
+    one = page.pdf(**pdf.PRINT)
     page.reload()  # the same page again: Chromium's node counter has moved on
-    two = page.pdf(**pdf.PAGE, tagged=True)
+    two = page.pdf(**pdf.PRINT)
     ids = [re.findall(rb"\(node\d+\)", p) for p in (one, two)]
     assert ids[0] and ids[0] != ids[1], "the table headers' ids no longer change: see reproducible"
     assert pdf.reproducible(one, "2026-11-29") == pdf.reproducible(two, "2026-11-29")

@@ -8,7 +8,7 @@ attnspec.publish.pdf``.
    untypeset is an error. MathJax typesets only at startup, so nothing changes while printing.
 3. The page's own DOM API opens the provenance blocks, puts a title page first (the book's title
    and author, the attnspec version and its release date) and adds the print style sheet; then
-   ``page.pdf()`` prints it (A4, tagged: figures keep their alt text) to
+   ``page.pdf()`` prints it (A4, with backgrounds, tagged: figures keep their alt text) to
    ``_build/pdf/attnspec.pdf``, atomically. The page size and margins are given to ``page.pdf()``,
    not to an ``@page`` rule: the theme's media queries then see the printed page's width.
 
@@ -70,8 +70,13 @@ PREPARE = """({lines, css}) => {
   document.body.prepend(title);
   document.head.appendChild(document.createElement('style')).textContent = css;
 }"""
-#: the printed page, for ``page.pdf()``
-PAGE = {"format": "A4", "margin": dict(top="16mm", bottom="16mm", left="14mm", right="14mm")}
+#: how ``page.pdf()`` prints: A4 with these margins, backgrounds (as on screen), tagged
+PRINT = {
+    "format": "A4",
+    "margin": dict(top="16mm", bottom="16mm", left="14mm", right="14mm"),
+    "print_background": True,
+    "tagged": True,
+}
 PRINT_CSS = """
 @media print {
   .bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
@@ -183,7 +188,7 @@ def print_pdf(source: Path, target: Path) -> Path:
                 page.goto(copy.as_uri(), wait_until="load")
                 typeset(page)
                 prepare(page)
-                pdf = page.pdf(**PAGE, tagged=True)
+                pdf = page.pdf(**PRINT)
             finally:
                 browser.close()
     finally:
