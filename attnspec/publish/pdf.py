@@ -84,6 +84,7 @@ PRINT_CSS = """
     display: none !important;
   }
   .bd-main .bd-content .bd-article-container { max-width: 100% !important; }
+  pre { white-space: pre-wrap; overflow-wrap: anywhere; }  /* a page cannot scroll sideways */
   figure, img, .cell_output, table { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
 }
