@@ -1,6 +1,6 @@
 """The PDF supplement (`make pdf` -> _build/pdf/attnspec.pdf): a title page with the version, every
-chapter, every glued figure, every formula of the book's pages typeset (no raw TeX), no glue role
-left. Read with poppler's pdftotext and pdfimages.
+chapter with its provenance block open, every glued figure, every formula of the book's pages
+typeset (no raw TeX), no glue role left. Read with poppler's pdftotext and pdfimages.
 
 `make pdf` builds the PDF and then runs this file by name. It is not called test_*.py on purpose:
 `make test` builds no PDF (it takes minutes) and so does not collect it. Every check fails, none
@@ -70,6 +70,12 @@ def test_every_chapter_title_is_present(text):
     assert missing == []
     for page in ("Reproduce and re-execute", "References"):
         assert page in flat
+
+
+def test_every_chapters_provenance_block_is_printed_open(book_pages):
+    # closed, a block shows only its summary; open, its text, which ends each chapter's block once
+    flat = " ".join(book_pages.split())
+    assert flat.count("To reproduce it (see Reproduce and re-execute):") == len(chapters())
 
 
 def test_no_raw_tex_and_no_glue_roles(book_pages):

@@ -1,9 +1,11 @@
-"""The PDF builder's own steps, without printing (tests/pdf_checks.py reads a printed PDF): the
-title page names the version, and the dates and ids that would make two prints differ are fixed."""
+"""The PDF builder's own steps (tests/pdf_checks.py reads the printed book): the title page, the
+two byte fixes that make two prints the same, and, in Chromium, waiting for MathJax, preparing
+the page and printing small pages."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -13,12 +15,10 @@ from attnspec.publish import pdf
 from attnspec.publish.paths import ROOT
 
 
-def test_title_page_names_title_author_version_and_release_date():
+def test_title_lines_name_title_author_version_and_release_date():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    page = pdf.title_page()
-    for text in (config["title"], config["author"], f"Version {__version__}, released"):
-        assert text in page
-    assert pdf.release_date() in page
+    released = f"Version {__version__}, released {pdf.release_date()}"
+    assert pdf.title_lines() == [config["title"], config["author"], released]
 
 
 def test_release_date_is_citation_cffs():
@@ -36,24 +36,25 @@ def test_release_date_is_citation_cffs():
 )
 def test_dates_become_the_release_date_and_keep_their_length(old, new):
     before = f"<</CreationDate ({old})\n/ModDate ({old})>>".encode()
-    after = pdf.fix_dates(before, "2026-11-29")
+    after = pdf.reproducible(before, "2026-11-29")
     assert after == before.replace(old.encode(), new.encode()) and len(after) == len(before)
 
 
 def test_an_unexpected_date_is_an_error():
     with pytest.raises(RuntimeError, match="unexpected PDF date"):
-        pdf.fix_dates(b"/CreationDate (D:2026)", "2026-11-29")
+        pdf.reproducible(b"/CreationDate (D:2026)", "2026-11-29")
 
 
-def test_random_icon_ids_are_numbered_consistently():
-    dom = (
-        '<svg aria-labelledby="svg-inline--fa-title-sJ692MaTi89Y"><title '
-        'id="svg-inline--fa-title-sJ692MaTi89Y">Light</title></svg>'
-        '<svg aria-labelledby="svg-inline--fa-title-kNF41ebMFw73"></svg>'
+def test_node_ids_are_numbered_in_order_and_keep_their_length():
+    before = (
+        b"/S /TH /ID (node00006557)>> /S /TH /ID (node00006559)>> "
+        b"/S /TD /Headers [(node00006557) (node00006559)]>> /Alt (a \\(node12\\) in text)"
     )
-    other = dom.replace("sJ692MaTi89Y", "ReuEIS145dOO").replace("kNF41ebMFw73", "Zq0aaaaaaaaa")
-    assert pdf.stable_ids(dom) == pdf.stable_ids(other)
-    assert re.findall(r"fa-title-(\w+)", pdf.stable_ids(dom)) == ["0", "0", "1"]
+    after = pdf.reproducible(before, "2026-11-29")
+    assert after == (
+        b"/S /TH /ID (node00000000)>> /S /TH /ID (node00000001)>> "
+        b"/S /TD /Headers [(node00000000) (node00000001)]>> /Alt (a \\(node12\\) in text)"
+    )
 
 
 def test_a_symlinked_pdf_folder_is_refused_before_printing(tmp_path, monkeypatch, capsys):
@@ -68,3 +69,93 @@ def test_a_symlinked_pdf_folder_is_refused_before_printing(tmp_path, monkeypatch
     refusal = "_build/pdf is a symlink: _build/pdf/attnspec.pdf is written only in place"
     assert err == f"make pdf: refused: {refusal}\n"
     assert list((tmp_path / "important").iterdir()) == []
+
+
+# In Chromium (make browser), on small pages shaped like the book's.
+
+#: typesets its one formula 300 ms after loading, as MathJax would (a stand-in for it)
+LATE_MATHJAX = """<script>
+window.MathJax = {startup: {promise: new Promise(done => setTimeout(() => {
+  document.querySelector('.math').innerHTML = '<mjx-container>x</mjx-container>'; done();
+}, 300))}};
+</script>"""
+BOOK_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title>{head}</head><body>
+<main><p>Text with <span class="math">\\(x\\)</span>.</p>
+<table><thead><tr><th>parameter</th><th>value</th></tr></thead>
+<tbody><tr><td>d</td><td>1000</td></tr></tbody></table>
+<details class="attnspec-provenance" id="provenance"><summary>Provenance</summary>
+<p>Executed</p></details></main></body></html>"""
+
+
+@pytest.fixture
+def browser():
+    """Chromium for one test (print_pdf starts a Playwright of its own: two cannot nest)."""
+    assert Path(pdf.CHROMIUM).is_file(), f"{pdf.CHROMIUM} is missing: make browser"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=pdf.CHROMIUM, args=pdf.FLAGS)
+        yield launched
+        launched.close()
+
+
+def opened(browser, tmp_path, head: str):
+    (tmp_path / "page.html").write_text(BOOK_PAGE.format(head=head))
+    page = browser.new_page()
+    page.goto((tmp_path / "page.html").as_uri())
+    return page
+
+
+@pytest.mark.site
+def test_typeset_waits_for_mathjax(browser, tmp_path):
+    page = opened(browser, tmp_path, LATE_MATHJAX)
+    pdf.typeset(page)
+    assert page.locator(".math mjx-container").count() == 1
+
+
+@pytest.mark.site
+def test_a_formula_left_untypeset_is_an_error(browser, tmp_path):
+    with pytest.raises(RuntimeError, match="^1 formulas were not typeset$"):
+        pdf.typeset(opened(browser, tmp_path, ""))
+
+
+@pytest.mark.site
+def test_prepare_opens_provenance_and_puts_the_title_page_first(browser, tmp_path):
+    page = opened(browser, tmp_path, "")
+    pdf.prepare(page)
+    first = page.locator("body > :first-child")
+    assert first.get_attribute("class") == "attnspec-title-page"
+    assert first.locator("h1, p").all_inner_texts() == pdf.title_lines()
+    assert page.locator("details.attnspec-provenance").evaluate("d => d.open")
+    assert page.locator("head > style").last.inner_text() == pdf.PRINT_CSS
+
+
+@pytest.mark.site
+def test_two_prints_of_a_page_differ_only_in_what_reproducible_fixes(browser, tmp_path):
+    page = opened(browser, tmp_path, "")
+    one = page.pdf(**pdf.PRINT)
+    page.reload()  # the same page again: Chromium's node counter has moved on
+    two = page.pdf(**pdf.PRINT)
+    ids = [re.findall(rb"\(node\d+\)", p) for p in (one, two)]
+    assert ids[0] and ids[0] != ids[1], "the table headers' ids no longer change: see reproducible"
+    assert pdf.reproducible(one, "2026-11-29") == pdf.reproducible(two, "2026-11-29")
+
+
+@pytest.mark.site
+def test_print_pdf_prints_the_same_bytes_twice_and_leaves_no_copy(tmp_path, monkeypatch):
+    monkeypatch.setattr(pdf, "SINGLE", tmp_path)
+    (tmp_path / "book").mkdir()
+    source = tmp_path / "book" / "intro.html"
+    source.write_text(BOOK_PAGE.format(head=LATE_MATHJAX))
+    printed = [pdf.print_pdf(source, tmp_path / "out" / name) for name in ("a.pdf", "b.pdf")]
+    first, second = (p.read_bytes() for p in printed)
+    assert first.startswith(b"%PDF-") and first == second
+    day = pdf.release_date().replace("-", "")
+    assert f"/CreationDate (D:{day}000000".encode() in first
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "a.pdf",
+        "b.pdf",
+        "book",
+        "intro.html",
+        "out",
+    ]

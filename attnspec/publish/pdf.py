@@ -3,23 +3,28 @@ attnspec.publish.pdf``.
 
 1. Sphinx's single-page HTML builder renders the book (``jupyter-book build --builder singlehtml``),
    with the same stored outputs, bundled MathJax and glued figures as the site.
-2. Headless Chromium opens the page and waits until MathJax has typeset every formula (a marker is
-   added when ``MathJax.startup.promise`` resolves); the typeset DOM is saved with its SVG math,
-   the MathJax script removed and the provenance blocks opened.
-3. Chromium prints that static page to ``_build/pdf/attnspec.pdf`` (atomically): no formula can be
-   caught half-typeset, since nothing is typeset any more while printing. A title page comes
-   first, with the book's title, author and attnspec version. The PDF's creation and modification
-   dates are the version's release date (``date-released`` of CITATION.cff) and the page's random
-   icon ids are numbered, so that the same tree prints the same bytes.
+2. Playwright opens the page in Debian's headless Chromium with the network off (only files load)
+   and waits until MathJax has typeset every formula (``MathJax.startup.promise``): a formula left
+   untypeset is an error. MathJax typesets only at startup, so nothing changes while printing.
+3. The page's own DOM API opens the provenance blocks, puts a title page first (the book's title
+   and author, the attnspec version and its release date) and adds the print style sheet; then
+   ``page.pdf()`` prints it (A4, with backgrounds, tagged: figures keep their alt text) to
+   ``_build/pdf/attnspec.pdf``, atomically. The page size and margins are given to ``page.pdf()``,
+   not to an ``@page`` rule: the theme's media queries then see the printed page's width.
+
+The same tree prints the same bytes once two things Chromium writes are fixed
+(:func:`reproducible`): the print time, as ``/CreationDate`` and ``/ModDate``, becomes the
+version's release date (``date-released`` of CITATION.cff); and the ids of the tagged PDF's table
+headers (``/ID (node00006557)``, referred to by the cells' ``/Headers``), which come from
+Chromium's DOM node counter and so depend on what it painted before, are numbered in order. Both
+keep their length, so the cross-reference offsets stay right.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from .. import __version__
@@ -33,20 +38,9 @@ SINGLE = ROOT / "_build" / "singlehtml"
 #: the PDF, a fixed build path (never written through a symlink: :func:`~.gate.in_place`)
 PDF = "_build/pdf/attnspec.pdf"
 TARGET = ROOT / PDF
-MARKER = "attnspec-typeset"
-WAIT = f"""<script>
-window.addEventListener('load', () => {{
-  const done = () => {{ const m = document.createElement('meta'); m.name = '{MARKER}';
-                        const math = '.math:not(:has(mjx-container))';
-                        m.content = String(document.querySelectorAll(math).length);
-                        document.head.appendChild(m); }};
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise)
-    MathJax.startup.promise.then(done, done);
-  else done();
-}});
-</script>"""
+CHROMIUM = "/usr/bin/chromium"
+#: Chromium's switches, without network of its own (Playwright adds ``--headless``)
 FLAGS = [
-    "--headless",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
@@ -55,41 +49,59 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PRINT_CSS = """<style>
-@page { size: A4; margin: 16mm 14mm; }
+#: how long loading and typesetting the whole book may take
+TIMEOUT_MS = 600_000
+#: sets ``data-attnspec-typeset`` on ``<html>`` to the number of formulas MathJax left untypeset,
+#: once its startup promise settles (at once when the page has no MathJax)
+TYPESET = """() => {
+  const mark = () => document.documentElement.setAttribute('data-attnspec-typeset',
+    document.querySelectorAll('.math:not(:has(mjx-container))').length);
+  const ready = window.MathJax?.startup?.promise;
+  ready ? ready.then(mark, mark) : mark();
+}"""
+#: opens the provenance blocks, puts the title page first and adds the print style sheet
+PREPARE = """({lines, css}) => {
+  document.querySelectorAll('details.attnspec-provenance').forEach(d => { d.open = true; });
+  const title = document.createElement('section');
+  title.className = 'attnspec-title-page';
+  lines.forEach((text, i) => {
+    title.appendChild(document.createElement(i ? 'p' : 'h1')).textContent = text;
+  });
+  document.body.prepend(title);
+  document.head.appendChild(document.createElement('style')).textContent = css;
+}"""
+#: how ``page.pdf()`` prints: A4 with these margins, backgrounds (as on screen), tagged
+PRINT = {
+    "format": "A4",
+    "margin": dict(top="16mm", bottom="16mm", left="14mm", right="14mm"),
+    "print_background": True,
+    "tagged": True,
+}
+PRINT_CSS = """
 @media print {
   .bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
   .prev-next-area, .header-article, .headerlink, .toggle-secondary-sidebar, #pst-back-to-top {
     display: none !important;
   }
   .bd-main .bd-content .bd-article-container { max-width: 100% !important; }
+  pre { white-space: pre-wrap; overflow-wrap: anywhere; }  /* a page cannot scroll sideways */
   figure, img, .cell_output, table { break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; }
 }
-</style>"""
-
-
-TITLE_CSS = """<style>
 .attnspec-title-page { break-after: page; text-align: center; padding-top: 30vh; }
 .attnspec-title-page h1 { font-size: 2.2em; margin-bottom: 0.6em; }
 .attnspec-title-page p { font-size: 1.2em; margin: 0.4em 0; }
-</style>"""
+"""
 
 
-def title_page() -> str:
-    """The PDF's first page: the book's title and author (_config.yml), the attnspec version and its
-    release date."""
-    import html
-
+def title_lines() -> list[str]:
+    """The title page's lines: the book's title and author (_config.yml), then the attnspec version
+    and its release date."""
     import yaml
 
     config = yaml.safe_load(CONFIG.read_text())
-    e = html.escape
-    return (
-        f'<section class="attnspec-title-page"><h1>{e(config["title"])}</h1>'
-        f"<p>{e(config['author'])}</p>"
-        f"<p>Version {e(__version__)}, released {e(release_date())}</p></section>"
-    )
+    released = f"Version {__version__}, released {release_date()}"
+    return [str(config["title"]), str(config["author"]), released]
 
 
 def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
@@ -100,33 +112,31 @@ def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
     return found.group(1)
 
 
-def fix_dates(pdf: bytes, date: str) -> bytes:
-    """Set the PDF's ``/CreationDate`` and ``/ModDate`` to ``date``, midnight UTC.
-
-    Each keeps its length (with or without a time zone), so the cross-reference offsets stay right.
-    """
+def reproducible(pdf: bytes, date: str) -> bytes:
+    """``pdf`` with ``/CreationDate`` and ``/ModDate`` set to ``date`` (midnight UTC) and the table
+    headers' node ids numbered in order of appearance, each of the same length as before."""
     day = "D:" + date.replace("-", "") + "000000"
 
-    def same_length(found: re.Match) -> bytes:
+    def same_date(found: re.Match) -> bytes:
         old = found.group(2)
         new = [d for d in (day + "+00'00'", day + "Z", day) if len(d) == len(old)]
         if not new:
             raise RuntimeError(f"unexpected PDF date {old!r}")
         return found.group(1) + new[0].encode() + b")"
 
-    return re.sub(rb"(/(?:CreationDate|ModDate) ?\()(D:[^)]*)\)", same_length, pdf)
+    seen: dict[bytes, int] = {}
 
+    def in_order(found: re.Match) -> bytes:  # never longer: n ids come from a counter >= n
+        digits = found.group(1)
+        number = seen.setdefault(digits, len(seen))
+        return b"(node" + str(number).zfill(len(digits)).encode() + b")"
 
-def chromium() -> str:
-    """The Chromium executable (Debian's ``chromium``), or a one-line error."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not found:
-        raise SystemExit("attnspec pdf: error: chromium is not installed (`make browser`)")
-    return found
+    pdf = re.sub(rb"(/(?:CreationDate|ModDate) ?\()(D:[^)]*)\)", same_date, pdf)
+    return re.sub(rb"(?<!\\)\(node(\d+)\)", in_order, pdf)
 
 
 def build_singlehtml() -> Path:
-    """Build the book as one HTML page; return it, moved beside ``_static`` and ``_images``."""
+    """Build the book as one HTML page; return it (the root document, ``book/intro``)."""
     subprocess.run(
         [
             sys.executable,
@@ -142,83 +152,50 @@ def build_singlehtml() -> Path:
         check=True,
         cwd=ROOT,
     )
-    root_page = next(p for p in (SINGLE / "book").glob("*.html"))  # the root document (book/intro)
-    return root_page
+    return next(p for p in (SINGLE / "book").glob("*.html"))
 
 
-def stable_ids(dom: str) -> str:
-    """The DOM with the random ids FontAwesome gives its icons' titles numbered in order instead, so
-    that the same page always prints the same PDF."""
-    seen: dict[str, str] = {}
-    return re.sub(
-        r"svg-inline--fa-title-[A-Za-z0-9]+",
-        lambda m: seen.setdefault(m.group(0), f"svg-inline--fa-title-{len(seen)}"),
-        dom,
-    )
+def typeset(page) -> None:
+    """Wait until MathJax has typeset the Playwright ``page``; fail if a formula is left raw."""
+    page.evaluate(TYPESET)
+    marker = page.wait_for_selector("html[data-attnspec-typeset]", state="attached")
+    left = marker.get_attribute("data-attnspec-typeset")
+    if left != "0":
+        raise RuntimeError(f"{left} formulas were not typeset")
 
 
-def typeset(page: Path, work: Path, budget_ms: int = 120000) -> str:
-    """The page's DOM once MathJax has finished, the MathJax script removed, details opened, ids
-    stable (:func:`stable_ids`)."""
-    probe = SINGLE / "_attnspec_probe.html"  # beside _static and _images: relative links resolve
-    probe.write_text(page.read_text().replace("</body>", WAIT + "</body>"))
+def prepare(page) -> None:
+    """Open the provenance blocks of the Playwright ``page``, put the title page
+    (:func:`title_lines`) first and add the print style sheet."""
+    page.evaluate(PREPARE, {"lines": title_lines(), "css": PRINT_CSS})
+
+
+def print_pdf(source: Path, target: Path) -> Path:
+    """Print the HTML page ``source`` (typeset, prepared, :func:`reproducible`) to ``target``,
+    atomically."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).is_file():
+        raise SystemExit("attnspec pdf: error: chromium is not installed (`make browser`)")
+    # beside _static and _images, where the page's relative links resolve
+    copy = SINGLE / "_attnspec_print.html"
+    copy.write_text(source.read_text())
     try:
-        done = subprocess.run(
-            [
-                chromium(),
-                *FLAGS,
-                f"--user-data-dir={work / 'profile'}",
-                f"--virtual-time-budget={budget_ms}",
-                "--dump-dom",
-                probe.as_uri(),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            try:
+                page = browser.new_context(offline=True).new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                page.goto(copy.as_uri(), wait_until="load")
+                typeset(page)
+                prepare(page)
+                pdf = page.pdf(**PRINT)
+            finally:
+                browser.close()
     finally:
-        probe.unlink(missing_ok=True)
-    dom = done.stdout
-    found = re.search(rf'<meta name="{MARKER}" content="(\d+)">', dom)
-    if not found:
-        raise RuntimeError("MathJax did not finish typesetting before the time budget ran out")
-    if found.group(1) != "0":
-        raise RuntimeError(f"{found.group(1)} formulas were not typeset")
-    dom = stable_ids(re.sub(r"<script[^>]*mathjax[^>]*>\s*</script>", "", dom, flags=re.I))
-    dom = re.sub(r"<script>\s*window\.MathJax\s*=.*?</script>", "", dom, flags=re.S)
-    dom = dom.replace(
-        '<details class="attnspec-provenance">', '<details class="attnspec-provenance" open="">'
-    )
-    dom = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + title_page(), dom, count=1)
-    return dom.replace("</head>", PRINT_CSS + TITLE_CSS + "</head>")
-
-
-def print_pdf(dom: str, target: Path, work: Path) -> Path:
-    """Print a static page (no script left to change it) to ``target``, atomically."""
-    static = SINGLE / "_attnspec_print.html"
-    static.write_text(dom)
-    try:
-        with atomic_path(target) as tmp:
-            subprocess.run(
-                [
-                    chromium(),
-                    *FLAGS,
-                    f"--user-data-dir={work / 'profile'}",
-                    "--no-pdf-header-footer",
-                    "--virtual-time-budget=10000",
-                    f"--print-to-pdf={tmp}",
-                    static.as_uri(),
-                ],
-                capture_output=True,
-                text=True,
-                timeout=900,
-                check=True,
-            )
-            if tmp.stat().st_size == 0:
-                raise RuntimeError("chromium wrote an empty PDF")
-            tmp.write_bytes(fix_dates(tmp.read_bytes(), release_date()))
-    finally:
-        static.unlink(missing_ok=True)
+        copy.unlink(missing_ok=True)
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(reproducible(pdf, release_date()))
     return target
 
 
@@ -231,10 +208,7 @@ def build(target: Path = TARGET) -> Path:
     """Build ``_build/pdf/attnspec.pdf`` from the stored chapters (nothing is executed), and
     record beside it the tree it was printed from and its SHA-256 (:func:`printed_record`)."""
     tree = tree_hash(ROOT)
-    page = build_singlehtml()
-    with tempfile.TemporaryDirectory(prefix="attnspec-pdf-") as work:
-        dom = typeset(page, Path(work))
-        print_pdf(dom, target, Path(work))
+    print_pdf(build_singlehtml(), target)
     write_json(printed_record(target), {"tree": tree, "sha256": file_digest(target)})
     return target
 
