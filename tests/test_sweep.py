@@ -32,7 +32,7 @@ from attnspec.experiments.sweep import (
 )
 from attnspec.experiments.trials import run_ladder, trial
 from attnspec.laws.distance import ks_to_limit_law
-from tests.helpers import peer
+from tests.helpers import in_this_process, peer
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
 #: A grid of 40 trials that takes a few seconds with the cluster start, for the kill and interrupt
@@ -40,6 +40,16 @@ GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
 SLOW = {"d": [160, 200], "beta": [0.5, 1.0], "trials": 10}
 SLOW_ARGS = ["--d", "160,200", "--beta", "0.5,1", "--trials", "10", "--workers", "2"]
 SLOW_TASKS = 40
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of one two-worker cluster that the tests of results (not of starting,
+    killing or interrupting) share: each cluster start spawns two processes that import Dask and
+    NumPy, seconds of CPU that the results do not depend on. Each test's trials still go to its
+    own cache folder, which every task receives from its client."""
+    with local_cluster(2) as cluster:
+        yield cluster.scheduler_address
 
 
 def cli(*argv: str) -> int:
@@ -77,8 +87,10 @@ def test_trial_entry_is_the_file_trial_writes(cache_dir):
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
-def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_path, monkeypatch):
-    result = run_sweep(**GRID, n_workers=2)
+def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(
+    cache_dir, tmp_path, monkeypatch, scheduler
+):
+    result = run_sweep(**GRID, scheduler=scheduler)
     assert result.computed == 8 and len(result.table) == 8 * 7 and len(result.pooled) == 4 * 7
     stored = entries(cache_dir)
     assert len(stored) == 8
@@ -103,8 +115,8 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(cache_dir, tmp_pa
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
-def test_tables(cache_dir):
-    result = run_sweep([250], [1.0], 16, n_workers=2)
+def test_tables(cache_dir, scheduler):
+    result = run_sweep([250], [1.0], 16, scheduler=scheduler)
     table, pooled, ladder = result.table, result.pooled, result.ladders[0]
     assert set(table.dtype.names) >= {
         "d",
@@ -136,9 +148,9 @@ def test_tables(cache_dir):
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
-def test_sweep_of_a_subset_of_rungs(cache_dir):
+def test_sweep_of_a_subset_of_rungs(cache_dir, scheduler):
     pair = ["Y_f_lin", "sqrt_d_A_perp"]
-    result = run_sweep([64], [1.0], 2, n_workers=1, models=pair)
+    result = run_sweep([64], [1.0], 2, scheduler=scheduler, models=pair)
     assert result.computed == 2 and sorted(set(result.pooled["model"])) == sorted(pair)
     assert np.isnan(result.table["s1_A"]).all()
     full = run_ladder(
@@ -148,7 +160,7 @@ def test_sweep_of_a_subset_of_rungs(cache_dir):
         for name in pair:
             np.testing.assert_array_equal(result.ladders[0].trials[k][name], full.trials[k][name])
     assert (
-        run_sweep([64], [1.0], 2, n_workers=1, models=["Y"]).computed == 0
+        run_sweep([64], [1.0], 2, scheduler=scheduler, models=["Y"]).computed == 0
     )  # the full trials serve it
 
 
@@ -166,12 +178,12 @@ def test_no_limit_law_at_beta_zero():
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
-def test_damaged_entry_is_the_only_one_recomputed(cache_dir):
-    run_sweep([64], [0.5], 3, n_workers=1)
+def test_damaged_entry_is_the_only_one_recomputed(cache_dir, scheduler):
+    run_sweep([64], [0.5], 3, scheduler=scheduler)
     before = entries(cache_dir)
     damaged = trial_entry(make_grid([64], [0.5], 3)[0], 1)
     damaged.write_bytes(damaged.read_bytes()[:100])
-    again = run_sweep([64], [0.5], 3, n_workers=1)
+    again = run_sweep([64], [0.5], 3, scheduler=scheduler)
     assert again.computed == 1
     after = entries(cache_dir)
     assert {name for name in before if after[name] != before[name]} == {damaged.name}
@@ -293,7 +305,7 @@ def start_slow_sweep(cache_dir: Path, out: Path) -> subprocess.Popen:
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
-def test_killed_sweep_recomputes_only_what_is_missing(cache_dir, tmp_path, monkeypatch):
+def test_killed_sweep_recomputes_only_what_is_missing(cache_dir, tmp_path, monkeypatch, scheduler):
     out = tmp_path / "sweep.csv"
     proc = start_slow_sweep(cache_dir, out)
     proc.kill()
@@ -309,7 +321,7 @@ def test_killed_sweep_recomputes_only_what_is_missing(cache_dir, tmp_path, monke
     resumed = run_sweep(**SLOW)
     assert resumed.computed == 0 and same_as_csv(resumed.table, read_csv(out))
     monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path / "uninterrupted"))
-    uninterrupted = run_sweep(**SLOW, n_workers=2)
+    uninterrupted = run_sweep(**SLOW, scheduler=scheduler)
     assert uninterrupted.computed == SLOW_TASKS
     assert np.array_equal(resumed.table, uninterrupted.table)
     assert np.array_equal(resumed.pooled, uninterrupted.pooled)
@@ -463,13 +475,16 @@ def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path
 
 
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
-def test_several_sweeps_on_one_cluster(cache_dir):
+def test_several_sweeps_share_their_trials(cache_dir):
+    """The merging of several requests' trials: where the trials run does not matter here (the
+    cluster is tested above), so they run in this process."""
     pair = ("sqrt_d_A_perp", "Y_f_lin")
     requests = [
         sweep.SweepRequest([64], [0.5, 1.0], 2),
         sweep.SweepRequest([64, 80], [1.0], {64: 3, 80: 1}, pair),
     ]
-    first, second = sweep.run_sweeps(requests, n_workers=2)
+    with in_this_process():
+        first, second = sweep.run_sweeps(requests)
     # (64, 1.0) trials 0, 1 are full (first request), trial 2 a subset; (80, 1.0) trial 0 a subset;
     # (64, 0.5) x 2
     assert first.computed == 6 and len(entries(cache_dir)) == 6
