@@ -15,6 +15,15 @@ def test_numpys_openblas_has_the_two_stage_driver():
     assert lapack.two_stage_driver() is not None, lapack._loaded_openblas()
 
 
+def test_a_library_path_with_spaces_is_read_whole():
+    """A checkout at a path with a space (as CI's fresh clone is) keeps its OpenBLAS."""
+    line = "7f00-7f10 r-xp 00000000 fe:01 42   /tmp/a b/.venv/numpy.libs/libscipy_openblas64_.so\n"
+    other = "7f20-7f30 r--p 00000000 fe:01 43   /usr/lib/libc.so.6\n"
+    assert lapack.openblas_paths([line, other]) == [
+        "/tmp/a b/.venv/numpy.libs/libscipy_openblas64_.so"
+    ]
+
+
 @pytest.mark.parametrize("kind", ["gaussian", "spiked", "low_rank"])
 def test_two_stage_eigenvalues_equal_dsyevd_and_leave_the_input_alone(monkeypatch, kind):
     monkeypatch.setattr(lapack, "TWO_STAGE_MIN", 2)

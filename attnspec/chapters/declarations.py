@@ -37,7 +37,7 @@ LAW_BETAS = Rule(
         "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
     ),
 )
-#: The exact mean of the normalizer D_i exists only for beta^2 < d.
+#: The exact mean of the normalizer :math:`D_i` exists only for :math:`\beta^2 < d`.
 NORMALIZER_MEAN = Rule(
     ("d", "beta"),
     "beta",

@@ -32,15 +32,22 @@ SYMBOLS = (
 )
 
 
+def openblas_paths(maps_lines) -> list[str]:
+    """The OpenBLAS libraries among the lines of ``/proc/PID/maps`` (``address perms offset dev
+    inode path``, the path possibly holding spaces), sorted."""
+    fields = (line.split(maxsplit=5) for line in maps_lines if "openblas" in line.lower())
+    paths = {f[5].rstrip("\n") for f in fields if len(f) == 6}
+    return sorted(p for p in paths if p.startswith("/"))
+
+
 def _loaded_openblas() -> list[str]:
-    """Paths of the OpenBLAS libraries mapped into this process (Linux), numpy's first."""
+    """Paths of the OpenBLAS libraries mapped into this process (Linux)."""
     np.linalg.eigvalsh  # noqa: B018 (numpy.linalg loads the library)
     try:
         with open("/proc/self/maps") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
+            return openblas_paths(maps)
     except OSError:
         return []
-    return sorted(p for p in paths if p.startswith("/"))
 
 
 @lru_cache(maxsize=1)
