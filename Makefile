@@ -5,6 +5,10 @@
 # checkout's path may contain spaces.
 
 PYTHON ?= python3
+# Python writes a module's bytecode when it first imports it (install compiles nothing). Where the
+# environment forbids it (PYTHONDONTWRITEBYTECODE, as in many containers), every kernel, Dask worker
+# and subprocess compiles numpy, scipy and matplotlib from source again: about 4 s each.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
