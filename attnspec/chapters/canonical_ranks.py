@@ -31,15 +31,8 @@ from . import canonical_figures
 from .base import ChapterStudy
 from .declarations import CANONICAL_RANKS
 
-#: Cesàro asymptotics with the exact O(ell) operator.
-SIGMA0_ELLS = (2**12, 2**16, 2**20, 2**22)
-#: Where the search for the length at which the causal stable rank (f = ell) reaches k + 1 starts,
-#: and the largest length it tries.
-CROSS_START, CROSS_CAP = 2**22, 2**24
-#: log2 of the lengths of the rank grid (all singular values at Sigma = 0, tridiagonal).
-GRID_EXPONENTS = range(6, 15)
-#: log2 of the lengths of the Lanczos stable-rank and the closed-form erank2 fits.
-LANCZOS_EXPONENTS, CLOSED_EXPONENTS = range(6, 21, 2), range(6, 61, 6)
+#: log2 of the lengths of the closed-form erank2 fit.
+CLOSED_EXPONENTS = range(6, 61, 6)
 
 
 def _b_erank1(ell: int, k: int) -> float:
@@ -47,17 +40,6 @@ def _b_erank1(ell: int, k: int) -> float:
     return erank1(
         model.bidirectional_singular_values(model.spike_bulk_scores(ell, k, f=float(ell)))
     )
-
-
-def _crossing(k: int):
-    """The crossing of the causal stable rank (f = ell) with k + 1, or the value reached at
-    CROSS_CAP when it stays below."""
-    found = cesaro.crossing_bracket(k, float, k + 1.0, CROSS_START, CROSS_CAP)
-    if found is None:
-        return cesaro.large_ell_stable_rank(
-            model.spike_bulk_scores(CROSS_CAP, k, f=float(CROSS_CAP))
-        )[0]
-    return cesaro.stable_rank_crossing(k, float, k + 1.0, found[0], found[1], known=found[2])
 
 
 class CanonicalRanks(ChapterStudy):
@@ -69,10 +51,21 @@ class CanonicalRanks(ChapterStudy):
     prefix = "canon"
     parameters = CANONICAL_RANKS
 
+    # The lengths are fixed by the chapter, not parameters; the fast tests take smaller ones.
+    #: log2 of the lengths of the rank grid (all singular values at Sigma = 0, tridiagonal).
+    grid_exponents = range(6, 15)
+    #: log2 of the lengths of the Lanczos stable-rank fit.
+    lanczos_exponents = range(6, 21, 2)
+    #: Cesàro asymptotics with the exact O(ell) operator.
+    sigma0_ells = (2**12, 2**16, 2**20, 2**22)
+    #: Where the search for the length at which the causal stable rank (f = ell) reaches k + 1
+    #: starts, and the largest length it tries.
+    cross_start, cross_cap = 2**22, 2**24
+
     def compute(self) -> None:
         k, bulk_max, seed = self.params["spikes"], self.params["bulk_max"], self.params["seed"]
         self.k, self.bulk_max = k, bulk_max
-        self.grid = grid = [2**j for j in GRID_EXPONENTS]  # rank grid lengths 2^6 .. 2^14
+        self.grid = grid = [2**j for j in self.grid_exponents]
         self.b_srank = {  # "log"/"lin" -> srank of A_b per grid length
             m: [
                 two_score_summary(n, k, float(n) if m == "lin" else math.log(n)).srank for n in grid
@@ -84,7 +77,7 @@ class CanonicalRanks(ChapterStudy):
         # ell -> srank of A_c with the bounded bulk (Lanczos)
         self.lanczos = lanczos = {
             2**j: cesaro.large_ell_stable_rank(bounded_bulk_scores(2**j, k, bulk_max, seed))[0]
-            for j in LANCZOS_EXPONENTS
+            for j in self.lanczos_exponents
         }
         self.b_erank1 = [_b_erank1(n, k) for n in grid]  # A_b, f = ell
         self.b_erank2 = [two_score_summary(n, k, float(n)).erank2 for n in grid]
@@ -101,16 +94,24 @@ class CanonicalRanks(ChapterStudy):
         self.z_erank1 = [erank1(s) for s in zero]
         self.z_amp = [erank2_amplitude(s) for s in zero]
         self.z_isigma_max = [float(np.max(i * s)) for i, s in zip(index, zero, strict=True)]
-        self.cesaro = [cesaro.cesaro_point(n) for n in SIGMA0_ELLS]  # [CesaroPoint]
-        # a cesaro.Crossing, or the stable rank reached at CROSS_CAP
-        self.crossing = _crossing(k)
+        self.cesaro = [cesaro.cesaro_point(n) for n in self.sigma0_ells]  # [CesaroPoint]
+        self.crossing = self._crossing(k)
+
+    def _crossing(self, k: int):
+        """The crossing of the causal stable rank (f = ell) with k + 1 (a cesaro.Crossing), or
+        the value reached at cross_cap when it stays below."""
+        start, cap = self.cross_start, self.cross_cap
+        found = cesaro.crossing_bracket(k, float, k + 1.0, start, cap)
+        if found is None:
+            return cesaro.large_ell_stable_rank(model.spike_bulk_scores(cap, k, f=float(cap)))[0]
+        return cesaro.stable_rank_crossing(k, float, k + 1.0, found[0], found[1], known=found[2])
 
     # --- values -------------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
         t = self.rate_tests()
         p = self.cesaro
-        local = np.diff([x.srank for x in p]) / np.diff(np.log(SIGMA0_ELLS))
+        local = np.diff([x.srank for x in p]) / np.diff(np.log(self.sigma0_ells))
         b = log_slope(sorted(self.lanczos), [self.lanczos[e] for e in sorted(self.lanczos)])
         ratio = [
             e / (math.sqrt(n) * math.log(n)) for n, e in zip(self.grid, self.z_erank1, strict=True)
@@ -150,7 +151,7 @@ class CanonicalRanks(ChapterStudy):
 
     def crossing_values(self) -> dict:
         """The crossing's length (two significant digits), its text and how it was found."""
-        cr, cap = self.crossing, int(math.log2(CROSS_CAP))
+        cr, cap = self.crossing, int(math.log2(self.cross_cap))
         if isinstance(cr, float):
             return {
                 "crossing": math.nan,
@@ -202,7 +203,7 @@ class CanonicalRanks(ChapterStudy):
         return markdown_table(header, rows)
 
     def cesaro_table(self) -> str:
-        """The Cesàro matrix at SIGMA0_ELLS."""
+        """The Cesàro matrix at sigma0_ells."""
         header = [r"$\ell$", r"$\Vert A_c\Vert$", r"$H_\ell$", "srank", r"law $H_\ell/4$"]
         rows = [
             [
@@ -256,7 +257,7 @@ class CanonicalRanks(ChapterStudy):
             ),
             "isigma": rate_test(L, self.z_isigma_max, {"1": np.ones_like(L), "log ℓ": L}, "1", "O"),
             "law": rate_test(
-                np.array(SIGMA0_ELLS, float),
+                np.array(self.sigma0_ells, float),
                 [p.srank / p.srank_law - 1 for p in self.cesaro],
                 kind="zero",
             ),
@@ -387,7 +388,7 @@ class CanonicalRanks(ChapterStudy):
                 "bracketed by exact evaluations at powers of two",
                 None if isinstance(cr, float) else cr.srank_lower < self.k + 1 < cr.srank_upper,
                 "the stable rank stays below k + 1 up to "
-                f"{power_of_two(CROSS_CAP.bit_length() - 1)}, the largest length tried.",
+                f"{power_of_two(self.cross_cap.bit_length() - 1)}, the largest length tried.",
                 "derived here",
             ),
         ]
