@@ -169,9 +169,10 @@ test: install
 	"$(BIN)/python" -m attnspec.publish.gate stamp
 
 # The fast loop: plain pytest's selection (conftest.py: the unit tests; no book build, no chapter,
-# no cluster, no weights), on both cores (pytest-xdist), one BLAS thread each.
+# no cluster, no weights), on both cores (pytest-xdist, a file per worker at a time, the longest
+# first: each module's fixtures, such as a chapter's study, are computed once), one BLAS thread each.
 check: install
-	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q -n 2
+	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q -n 2 --dist loadfile
 
 # nbval on every notebook alone, in the portability environment.
 portable: install

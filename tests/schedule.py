@@ -9,7 +9,8 @@ last test: xdist's default hands it over one test earlier, so that a file whose 
 takes minutes holds on to a file the other worker could have taken.
 
 The real-attention and real-spectra chapters run the same forward passes: as one unit, in that
-order, the second reads them from the trial cache the first filled.
+order, the second reads them from the trial cache the first filled. Their fast pins (``make
+check``) are one unit too: the second uses the models the first loaded in that worker.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ DURATIONS = Path(__file__).resolve().parent.parent / "benchmarks" / "test_durati
 TOGETHER = {
     "book/chapters/real-attention.ipynb": "book/chapters/real-*.ipynb",
     "book/chapters/real-spectra.ipynb": "book/chapters/real-*.ipynb",
+    "tests/test_chapter_real_attention.py": "tests/test_chapter_real_*.py",
+    "tests/test_chapter_real_spectra.py": "tests/test_chapter_real_*.py",
 }
 
 

@@ -21,7 +21,7 @@ SMALL = dict(
 )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return BulkEquivalence.run(**SMALL)
 

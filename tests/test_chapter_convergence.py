@@ -22,7 +22,7 @@ SMALL = dict(
 )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     with in_this_process():
         return Convergence.run(**SMALL)

@@ -23,7 +23,7 @@ SMALL = dict(
 )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     with in_this_process():
         return ConvergenceThreshold.run(**SMALL)

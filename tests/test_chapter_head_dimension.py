@@ -20,7 +20,7 @@ SMALL = test_head_dim.SMALL | dict(
 )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     with in_this_process():
         return HeadDimension.run(**SMALL)

@@ -25,7 +25,7 @@ SMALL = dict(
 )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return LimitLaw.run(**SMALL)
 

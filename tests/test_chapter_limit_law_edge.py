@@ -11,7 +11,7 @@ from tests.helpers import check_figures, verdicts_of
 SMALL = dict(d=100, beta=1.0, trials=4, seed=0, remove_top_k=3, c_poly=2.0)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return LimitLawEdge.run(**SMALL)
 

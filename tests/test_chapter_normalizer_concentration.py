@@ -14,7 +14,7 @@ SMALL = dict(d=30, beta=1.5, trials=4, seed=0, betas=[0.5, 1.5, 3.0])
 COLD = dict(d=10, beta=0.3, trials=4, seed=0, betas=[0.5, 1.0])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return NormalizerConcentration.run(**SMALL)
 

@@ -11,7 +11,7 @@ from tests.helpers import check_figures, verdicts_of
 SMALL = dict(d=120, beta=1.0, trials=4, seed=0, c_poly=2.0, d_values=[60, 120, 240])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return RankOneMode.run(**SMALL)
 

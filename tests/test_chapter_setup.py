@@ -13,7 +13,7 @@ from tests.helpers import check_figures, verdicts_of
 SMALL = dict(d=40, beta=1.0, seed=0, c_poly=2.0)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return Setup.run(**SMALL)
 

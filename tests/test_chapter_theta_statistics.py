@@ -13,7 +13,7 @@ SMALL = dict(d=100, beta=1.0, seed=0, c_poly=2.0, mc_samples=2000)
 SEED_DRAW = dict(d=1000, beta=1.0, seed=0, c_poly=2.0, mc_samples=200_000)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def study():
     return ThetaStatistics.run(**SMALL)
 

@@ -9,7 +9,14 @@ import sys
 from types import SimpleNamespace
 
 from tests.helpers import ROOT
-from tests.schedule import DURATIONS, LongestFileFirst, LongestFirst, recorded_seconds, unit_of
+from tests.schedule import (
+    DURATIONS,
+    TOGETHER,
+    LongestFileFirst,
+    LongestFirst,
+    recorded_seconds,
+    unit_of,
+)
 
 
 class Node:
@@ -48,6 +55,9 @@ def test_the_two_real_chapters_are_one_unit_and_other_files_their_own():
     assert unit_of("book/chapters/real-attention.ipynb::Cell 3") == unit_of(
         "book/chapters/real-spectra.ipynb::Cell 0"
     )
+    assert unit_of("tests/test_chapter_real_attention.py::test_x") == unit_of(
+        "tests/test_chapter_real_spectra.py::test_y"
+    )
     assert unit_of("book/chapters/setup.ipynb::Cell 1") == "book/chapters/setup.ipynb"
     assert unit_of("tests/test_a.py::test_b[x::y]") == "tests/test_a.py"
 
@@ -66,7 +76,7 @@ def test_recorded_seconds_sum_a_units_tests(tmp_path):
 
 def test_the_stored_record_names_files_that_exist():
     root = DURATIONS.parent.parent
-    units = set(recorded_seconds(DURATIONS)) - {"book/chapters/real-*.ipynb"}
+    units = set(recorded_seconds(DURATIONS)) - set(TOGETHER.values())
     missing = [u for u in units if not (root / u).exists()]
     assert units and not missing, missing
 
