@@ -8,6 +8,13 @@
 - **Search under file://** shows its results without the snippets it cannot fetch there
   (``book/_static/attnspec-offline.js``).
 - **No source maps** (``*.map``, 3.4 MB that no page uses) in the built ``_static``.
+- **Nothing a page cannot use** (:func:`lighten`, 2.6 MB): Font Awesome's script
+  ``fontawesome.js`` (1.5 MB; it redraws each icon as SVG, which the theme's stylesheet already
+  draws from the web font), the web fonts' TrueType copies (0.7 MB; every stylesheet names the
+  WOFF2 file first, which every browser that runs the theme reads), the theme's translation
+  catalogues (``_static/locales``: the book is in English, and Sphinx reads them at build time,
+  not the browser), and the alpha channel of the figures (``_images``), which are opaque: the
+  same pixels, 13 % fewer bytes.
 - **Accessible theme markup**, fixed in the written pages (axe-core, ``tests/test_axe.py``): a
   button whose visible text is not part of its accessible name (the search field's "Search
   Ctrl+K" named "Search", the colour-mode icons titled "Light"/"Dark", myst-nb's "Show code cell
@@ -17,8 +24,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
+
+from PIL import Image
 
 #: (what the theme writes, what the page gets instead), in every written HTML page.
 REPLACEMENTS = [
@@ -73,11 +83,45 @@ def _download_menu(app, pagename, templatename, context, doctree) -> None:
             button["buttons"] = [b for b in button["buttons"] if "_sources" not in b.get("url", "")]
 
 
+#: Font Awesome's SVG script, which every page of the theme loads.
+FONTAWESOME_JS = re.compile(
+    r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>'
+)
+#: A TrueType fallback after a web font's WOFF2 source in the theme's stylesheets.
+TRUETYPE = re.compile(r',url\([^)]*\.ttf\) format\("truetype"\)')
+
+
 def fix_page(text: str) -> str:
-    """A written page with the theme's markup fixed (:data:`REPLACEMENTS`)."""
+    """A written page with the theme's markup fixed (:data:`REPLACEMENTS`), without
+    ``fontawesome.js``."""
     for old, new in REPLACEMENTS:
         text = text.replace(old, new)
-    return text
+    return FONTAWESOME_JS.sub("", text)
+
+
+def opaque_rgb(path: Path) -> None:
+    """Rewrite the PNG at ``path`` without its alpha channel when every pixel is opaque."""
+    with Image.open(path) as image:
+        if image.mode != "RGBA" or image.getextrema()[3][0] < 255:
+            return
+        rgb = image.convert("RGB")
+    rgb.save(path, optimize=True)
+
+
+def lighten(out: Path) -> None:
+    """Remove from the built site ``out`` what no page uses (see the module docstring)."""
+    static = out / "_static"
+    for path in static.glob("scripts/fontawesome.js*"):
+        path.unlink()
+    for css in static.glob("styles/*.css"):
+        text = css.read_text(encoding="utf-8")
+        if TRUETYPE.search(text):
+            css.write_text(TRUETYPE.sub("", text), encoding="utf-8")
+    for path in static.glob("vendor/fontawesome/webfonts/*.ttf"):
+        path.unlink()
+    shutil.rmtree(static / "locales", ignore_errors=True)
+    for path in (out / "_images").glob("*.png"):
+        opaque_rgb(path)
 
 
 def _finish(app, exception) -> None:
@@ -88,6 +132,7 @@ def _finish(app, exception) -> None:
         shutil.rmtree(out / "_sources", ignore_errors=True)
     for path in out.rglob("*.map"):
         path.unlink()
+    lighten(out)
     for path in out.rglob("*.html"):
         text = path.read_text(encoding="utf-8")
         fixed = fix_page(text)
