@@ -7,7 +7,8 @@ and read as a reader sees it, once MathJax has typeset it:
   role, no ``$``, ``\\(`` or other TeX (a backslash command, a caret) and, outside the API pages,
   no Python literal (``True``, ``False``, ``None``: a debug print);
 - every image has descriptive alt text: words, not a file path, and not a copy of its caption;
-- at 390 px (a phone) the page is no wider than the window (a wide table scrolls in its own box);
+- at 390 px (a phone) the page is no wider than the window (a wide table scrolls in its own box),
+  and neither is any highlighted source page (``_modules/…``);
 - at 1280 px no table is wider than the content column;
 - the page shows at most :data:`MAX_WORDS` words: prose, tables, printed outputs and formulas (the
   words of their MathML), not code inputs, the "Source · Re-run" link lines or what sits in a
@@ -206,6 +207,22 @@ def test_every_image_has_descriptive_alt_text(pages, name):
 @pytest.mark.parametrize("name", toc_pages())
 def test_page_fits_a_phone(pages, name):
     assert pages[name]["phone_width"] <= PHONE
+
+
+def test_highlighted_sources_fit_a_phone(site):
+    """viewcode's pages (``_modules/…``, linked from every "Source" line): long source lines
+    scroll inside their block, and the title wraps."""
+    sources = sorted(site.glob("_modules/**/*.html"))
+    assert sources, "no highlighted source page"
+    widths = {}
+    with chromium() as tab:
+        tab.set_viewport_size({"width": PHONE, "height": 900})
+        for page in sources:
+            tab.goto(page.as_uri(), wait_until="load")
+            widths[page.relative_to(site).as_posix()] = tab.evaluate(
+                "() => document.documentElement.scrollWidth"
+            )
+    assert {name: w for name, w in widths.items() if w > PHONE} == {}
 
 
 @pytest.mark.parametrize("name", toc_pages())
