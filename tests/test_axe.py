@@ -193,19 +193,12 @@ DEFECTIVE = """<!DOCTYPE html><html lang="en"><head><title>defects</title></head
 </main></body></html>"""
 
 
-def test_axe_sees_each_violation(tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_axe_sees_each_violation(tab, tmp_path):
+    """In the module's tab: Playwright's sync API cannot start a second time in one worker."""
     page_file = tmp_path / "defects.html"
     page_file.write_text(DEFECTIVE)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            page.goto(page_file.as_uri())
-            rules = {v["rule"] for v in run_axe(page)}
-        finally:
-            browser.close()
+    tab.goto(page_file.as_uri())
+    rules = {v["rule"] for v in run_axe(tab)}
     assert {
         "aria-required-children",
         "label-content-name-mismatch",

@@ -10,6 +10,10 @@ import time
 
 import pytest
 
+#: A ladder run of about 30 s after its kernel starts (d = 300 and 3 trials took 6 s, and a faster
+#: machine finished it before the signal 3 s in): every signal below lands while the run works.
+LONG_RUN = "run ladder -p d 1200 -p trials 20 -p seed 11"
+
 
 @pytest.mark.slow  # executes a chapter
 @pytest.mark.parametrize("delay", [0.0, 3.0])  # during the kernel's start-up, during execution
@@ -26,7 +30,8 @@ def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
             sys.executable,
             "-m",
             "attnspec.cli",
-            *"run ladder -p d 300 -p trials 3 -p seed 11 -o".split(),
+            *LONG_RUN.split(),
+            "-o",
             out,
         ],
         start_new_session=True,
@@ -45,6 +50,7 @@ def test_interrupted_run_leaves_nothing(signum, status, name, delay, tmp_path):
         time.sleep(0.1)
     assert proc.poll() is None, proc.communicate()
     time.sleep(delay)
+    assert proc.poll() is None, "the run ended before the signal"
     os.killpg(proc.pid, signum)  # as a terminal does: the whole process group, kernel included
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == status, stderr
@@ -81,7 +87,9 @@ def test_an_interrupted_forced_run_keeps_the_previous_run_whole(tmp_path):
             sys.executable,
             "-m",
             "attnspec.cli",
-            *"run ladder -p d 300 -p trials 3 --force -o".split(),
+            *LONG_RUN.split(),
+            "--force",
+            "-o",
         ]
         + [str(out)],
         start_new_session=True,
@@ -95,6 +103,7 @@ def test_an_interrupted_forced_run_keeps_the_previous_run_whole(tmp_path):
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.1)
     time.sleep(2.0)
+    assert proc.poll() is None, "the run ended before the signal"
     os.killpg(proc.pid, signal.SIGINT)
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
