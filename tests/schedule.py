@@ -10,9 +10,7 @@ takes minutes holds on to a file the other worker could have taken.
 
 The real-attention and real-spectra chapters run the same forward passes: as one unit, in that
 order, the second reads them from the trial cache the first filled. Their fast pins (``make
-check``) are one unit too: the second uses the models the first loaded in that worker. The
-accessibility checks (``tests/test_axe.py``) are a unit per page, both colour modes together: the
-pages are shared out between the workers, each checked once.
+check``) are one unit too: the second uses the models the first loaded in that worker.
 """
 
 from __future__ import annotations
@@ -25,10 +23,7 @@ from pathlib import Path
 import pytest
 from xdist.scheduler import LoadFileScheduling
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-#: The ``--timings`` records of make test's two runs: nbval and the unit tests, then the site's.
-DURATIONS = (BENCHMARKS / "test_durations.json", BENCHMARKS / "site_durations.json")
-AXE = "tests/test_axe.py"
+DURATIONS = Path(__file__).resolve().parent.parent / "benchmarks" / "test_durations.json"
 # files that run as one unit, in collection order (the later ones reuse the earlier ones' cache)
 TOGETHER = {
     "book/chapters/real-attention.ipynb": "book/chapters/real-*.ipynb",
@@ -39,21 +34,17 @@ TOGETHER = {
 
 
 def unit_of(nodeid: str) -> str:
-    """The file of a test, the name of the unit its file runs in, or an accessibility check's
-    page (``tests/test_axe.py[PAGE]``, from the test's ``[PAGE-MODE]``)."""
-    path, _, name = nodeid.partition("::")
-    if path == AXE and name.endswith("]") and "[" in name:
-        return f"{AXE}[{name[name.index('[') + 1 : -1].rpartition('-')[0]}]"
+    """The file of a test, or the name of the unit its file runs in."""
+    path = nodeid.split("::", 1)[0]
     return TOGETHER.get(path, path)
 
 
-def recorded_seconds(paths=DURATIONS) -> dict[str, float]:
-    """Seconds per unit: the sum of its tests' times in the ``--timings`` records ``paths``."""
+def recorded_seconds(path: Path = DURATIONS) -> dict[str, float]:
+    """Seconds per unit: the sum of its tests' times in a ``--timings`` record."""
     seconds: dict[str, float] = {}
-    for path in paths:
-        for test in json.loads(path.read_text())["tests"]:
-            unit = unit_of(test["test"])
-            seconds[unit] = seconds.get(unit, 0.0) + test["s"]
+    for test in json.loads(path.read_text())["tests"]:
+        unit = unit_of(test["test"])
+        seconds[unit] = seconds.get(unit, 0.0) + test["s"]
     return seconds
 
 
