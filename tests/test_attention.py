@@ -7,7 +7,14 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.models.attention import draw_scores, row_normalizers, row_softmax, score_matrix
+from attnspec.models.attention import (
+    centred_attention,
+    draw_iid_scores,
+    draw_scores,
+    row_normalizers,
+    row_softmax,
+    score_matrix,
+)
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +96,24 @@ def test_softmax_equals_exp_over_normalizer(S):
     beta = 2.0
     Z, _ = row_normalizers(beta * S, beta)
     np.testing.assert_allclose(row_softmax(beta * S), np.exp(beta * S) / Z[:, None], rtol=1e-12)
+
+
+def test_iid_scores_have_the_scores_marginal_and_no_product_structure():
+    rng = np.random.default_rng(3)
+    S = draw_iid_scores(400, rng)
+    assert S.shape == (400, 400)
+    assert abs(S.mean()) < 4 / 400 and abs(S.var() - 1) < 4 * math.sqrt(2) / 400
+    # a bilinear S has rank d_qk; with d_qk = 20 < d the i.i.d. matrix is full rank, S is not
+    rng = np.random.default_rng(4)
+    low = score_matrix(rng.standard_normal((60, 20)), rng.standard_normal((60, 20)))
+    assert np.linalg.matrix_rank(low) == 20 and np.linalg.matrix_rank(S[:60, :60]) == 60
+
+
+def test_centred_attention_formula():
+    rng = np.random.default_rng(6)
+    S, beta = draw_iid_scores(50, rng), 0.7
+    M = centred_attention(S, beta)
+    np.testing.assert_allclose(M.sum(axis=1), 0.0, atol=1e-12)  # rows of A sum to 1
+    D = row_normalizers(beta * S, beta)[1]
+    expected = (np.exp(beta * S - beta**2 / 2) / D[:, None] - 1) / math.sqrt(50)
+    np.testing.assert_allclose(M, expected, rtol=1e-10, atol=1e-13)

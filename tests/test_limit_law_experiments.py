@@ -84,3 +84,39 @@ def test_localized_outliers_redraw_the_ladders_scores(result):
     assert math.isfinite(out.spearman) and 0 <= out.p_value <= 1
     two = run_ladder(Config(d=60, beta=1.0, trials=2, seed=3))
     assert math.isnan(ll.localized_outliers(two.config, two).spearman)
+
+
+def test_iid_scores_spectra_are_their_own_stream_and_cached():
+    from attnspec.models.attention import centred_attention
+    from attnspec.numerics.spectra import squared_singular_values
+
+    s2 = ll.iid_scores_s2(40, 1.0, 3, 1)
+    rng = np.random.default_rng(np.random.SeedSequence(3, spawn_key=(1, 0)))
+    expected = squared_singular_values(centred_attention(rng.standard_normal((40, 40)), 1.0))
+    np.testing.assert_allclose(s2, expected, rtol=1e-12)
+    np.testing.assert_array_equal(s2, ll.iid_scores_s2(40, 1.0, 3, 1))  # read back
+    assert np.all(np.diff(s2) <= 0)
+    # not the ladder's trial: its scores are W_Q W_K^T / sqrt(d), drawn from trial_rng(3, 1)
+    assert not np.allclose(s2, ll.trial(40, 1.0, 2.0, 3, 1, (REFERENCE,))[REFERENCE])
+    bulk = ll.iid_scores_bulk(Config(d=40, beta=1.0, trials=2, seed=3, remove_top_k=2), 3)
+    np.testing.assert_array_equal(bulk[38:], ll.iid_scores_s2(40, 1.0, 3, 1)[2:])
+
+
+def test_score_dependence_tells_the_two_models_apart():
+    # at beta = 0.5 the two laws are far apart (theta_2/theta_1 = 0.88): even d = 150 and two
+    # trials separate them by many noise floors
+    cfg = Config(d=150, beta=0.5, trials=2, seed=0, remove_top_k=3)
+    ladder = run_ladder(cfg)
+    laws = ll.ladder_laws(ladder)
+    dep = ll.score_dependence(cfg, ladder.bulk(REFERENCE), laws)
+    assert set(dep.ks) == set(ll.SCORE_MODELS) and set(dep.ks["iid"]) == {"pw", "mp"}
+    pw = laws["f"]
+    assert dep.ks["bilinear"]["pw"] == ks_to_law_below_quantile(
+        ladder.bulk(REFERENCE), pw.cdf, pw.ppf, 150, 3
+    )
+    for model in ll.SCORE_MODELS:  # a floor counts whole values out of trials * d
+        assert 0 < dep.floor[model] < 0.1
+        assert dep.floor[model] * 300 == pytest.approx(round(dep.floor[model] * 300), abs=1e-9)
+    iid, bil = dep.interval("iid", "mp"), dep.interval("iid", "pw")
+    assert iid[1] < bil[0]  # i.i.d. scores: Marchenko–Pastur
+    assert dep.interval("bilinear", "pw")[1] < dep.interval("bilinear", "mp")[0]

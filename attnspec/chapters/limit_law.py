@@ -12,12 +12,17 @@ from scipy import optimize
 
 from ..experiments import limit_law as ll
 from ..experiments.convergence import trials_for_pooled
-from ..experiments.limit_law import DOUBLE_ROOT_ACCURACY, FormsAgreement, LawDistances
+from ..experiments.limit_law import (
+    DOUBLE_ROOT_ACCURACY,
+    FormsAgreement,
+    LawDistances,
+    ScoreDependence,
+)
 from ..experiments.trials import run_ladder
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
 from ..present import interactive, plotting
-from ..present.claims import Claim
+from ..present.claims import Claim, all_hold, interval_below
 from ..present.numbers import round_off_bound
 from ..present.tables import markdown_table
 from .base import ChapterStudy
@@ -243,6 +248,43 @@ def law_claims(
     ]
 
 
+def score_values(dep: ScoreDependence, d: int, trials: int) -> dict:
+    """Glue values of the two score models (prefix ``law``): the i.i.d.-score bulk's distances to
+    both laws, both noise floors, and the inverse temperature of scores of variance ln 2."""
+    return {
+        "scores_d": int(d),
+        "scores_trials": int(trials),
+        "ks_iid_scores_mp": round(dep.ks["iid"]["mp"], 4),
+        "ks_iid_scores_pw": round(dep.ks["iid"]["pw"], 4),
+        "iid_floor": round(dep.floor["iid"], 4),
+        "bilinear_floor": round(dep.floor["bilinear"], 4),
+        "iid_code_beta": round(math.sqrt(math.log(2)), 4),
+    }
+
+
+def score_claim(dep: ScoreDependence) -> Claim:
+    """Same marginals, different law: each score model is nearer its own law, each distance
+    ± its model's noise floor, by the one verdict rule."""
+    iid, bil = dep.ks["iid"], dep.ks["bilinear"]
+    return Claim(
+        "i.i.d. scores give Marchenko–Pastur, bilinear scores Pennington and Worah's law: each "
+        "bulk is nearer its own law than the other",
+        f"i.i.d.: $D_{{\\rm KS}}$ {iid['mp']:.4f} (MP) vs {iid['pw']:.4f} (PW), floor "
+        f"{dep.floor['iid']:.4f}; bilinear: {bil['pw']:.4f} (PW) vs {bil['mp']:.4f} (MP), floor "
+        f"{dep.floor['bilinear']:.4f}",
+        "both pairs of intervals (distance ± the model's floor) separate",
+        all_hold(
+            [
+                interval_below(dep.interval("iid", "mp"), dep.interval("iid", "pw")),
+                interval_below(dep.interval("bilinear", "pw"), dep.interval("bilinear", "mp")),
+            ]
+        ),
+        "the intervals overlap or reverse: the two laws are too close for this d and these trials "
+        "(large β, where θ₂/θ₁ → 0), or a model follows neither law.",
+        f"this book; {ABSTRACT_MP}",
+    )
+
+
 def bulk_mean_values(bulks: dict, x_at: dict) -> dict:
     """Glue values of the CDF comparison (prefix ``law``): where the reference's and the linear
     model's distances are attained, and two bulk means."""
@@ -275,6 +317,7 @@ class LimitLaw(ChapterStudy):
         self.frames = ll.slider_frames(ladders)
         self.distances = ll.law_distances(self.result)  # every rung's bulk against the laws
         self.cdf = ll.cdf_differences(self.result, self.laws)
+        self.scores = ll.score_dependence(c, self.result.bulk(REFERENCE), self.laws)
 
     def values(self) -> dict[str, Any]:
         c, result = self.config, self.result
@@ -286,6 +329,7 @@ class LimitLaw(ChapterStudy):
             | distance_values(self.distances, c.d, c.remove_top_k)
             | {"r": c.remove_top_k, "w1_table": w1_table(self.distances)}
             | bulk_mean_values({n: result.bulk(n) for n in MODEL_NAMES}, self.cdf.at)
+            | score_values(self.scores, c.d, c.trials)
         )
 
     def tables(self) -> dict[str, str]:
@@ -330,10 +374,31 @@ class LimitLaw(ChapterStudy):
                 dashed=(gap,),
             )
 
-        return {"fig_slider": slider, "fig_grid": grid, "fig_cdf": differences}
+        def scores():
+            return plotting.law_histogram_grid(
+                {
+                    r"i.i.d. scores $s_{ij}$": self.scores.bulks["iid"],
+                    r"bilinear scores $W_QW_K^\top/\sqrt{d}$": self.scores.bulks["bilinear"],
+                },
+                c.hist_bins,
+                c.hist_range,
+                {
+                    "Pennington–Worah law": laws["f"].pdf,
+                    r"Marchenko–Pastur, mean $\theta_1$": laws["mp"].pdf,
+                },
+                edges={r"$\lambda_+$": laws["f"].edge, r"$4\theta_1$": laws["mp"].edge},
+                logy=True,
+            )
+
+        return {
+            "fig_slider": slider,
+            "fig_grid": grid,
+            "fig_cdf": differences,
+            "fig_scores": scores,
+        }
 
     def claims(self) -> list[Claim]:
         c = self.config
         return law_claims(
             self.laws, self.distances, self.forms, self.mean_quad, c.d, c.remove_top_k
-        )
+        ) + [score_claim(self.scores)]

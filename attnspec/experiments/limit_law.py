@@ -19,14 +19,22 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg, stats
 
+from ..core import cache
 from ..core.config import Config
 from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 from ..laws.marchenko_pastur import MarchenkoPastur
 from ..laws.pennington_worah import pennington_worah_pdf
-from ..models.attention import draw_scores
+from ..models.attention import centred_attention, draw_iid_scores, draw_scores
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.nonlinearity import f
-from ..numerics.spectra import ks_to_law_below_quantile, wasserstein1
+from ..numerics.spectra import (
+    bulk,
+    ks_distance,
+    ks_to_law_below_quantile,
+    squared_singular_values,
+    wasserstein1,
+)
+from .noise import reference_bulk
 from .trials import LadderResult, trial, trial_rng
 
 #: Law keys: the :math:`\theta^f` law, the :math:`\theta^Q` law, Marchenko–Pastur of mean
@@ -323,3 +331,83 @@ def pair_ladders(
         runs = [trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models) for k in range(trials)]
         out.append(LadderResult(cfg, runs))
     return out
+
+
+def iid_scores_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
+    r"""Squared singular values (descending) of :math:`\sqrt d\,A_\perp` for i.i.d. scores
+    (:func:`~attnspec.models.attention.draw_iid_scores`), trial k of ``seed``, cached.
+
+    Trial k draws from child 0 of trial k's ``SeedSequence`` (``spawn_key=(k, 0)``), a stream
+    independent of the ladder's trial k.
+    """
+
+    def compute():
+        rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(k), 0)))
+        return {"s2": squared_singular_values(centred_attention(draw_iid_scores(d, rng), beta))}
+
+    params = {"d": int(d), "beta": float(beta), "seed": int(seed), "k": int(k)}
+    return cache.cached("iid_scores_s2", params, compute, expected={"s2": (int(d),)})["s2"]
+
+
+def iid_scores_bulk(config: Config, seed: int) -> np.ndarray:
+    """Bulk of the i.i.d.-score model over ``config.trials`` trials of ``seed``, top
+    ``config.remove_top_k`` removed per trial."""
+    return np.concatenate(
+        [
+            bulk(iid_scores_s2(config.d, config.beta, seed, k), config.remove_top_k)
+            for k in range(config.trials)
+        ]
+    )
+
+
+#: The two score models: i.i.d. entries, and the bilinear S = W_Q W_K^T/sqrt(d) of the ladder.
+SCORE_MODELS = ("iid", "bilinear")
+
+
+@dataclass(frozen=True)
+class ScoreDependence:
+    r"""The bulk of :math:`\sqrt d\,A_\perp` for i.i.d. and for bilinear scores against the
+    :math:`\theta^f` law (``"pw"``, Pennington–Worah's) and Marchenko–Pastur of mean
+    :math:`\theta_1` (``"mp"``).
+
+    Attributes
+    ----------
+    bulks : dict
+        score model (:data:`SCORE_MODELS`) -> pooled bulk at the chapter's seed.
+    ks : dict
+        score model -> law key -> Kolmogorov distance (below the law's :math:`(1 - r/d)`
+        quantile, counted out of :math:`d`).
+    floor : dict
+        score model -> Kolmogorov distance between its bulk and an independent repetition (seed
+        + 1), counted out of :math:`d`: the noise floor of its distances.
+    """
+
+    bulks: dict
+    ks: dict
+    floor: dict
+
+    def interval(self, model: str, law: str) -> tuple[float, float]:
+        r"""The distance :math:`\pm` the model's noise floor."""
+        return self.ks[model][law] - self.floor[model], self.ks[model][law] + self.floor[model]
+
+
+def score_dependence(config: Config, bilinear: np.ndarray, laws: dict) -> ScoreDependence:
+    r"""Both score models' bulks against both laws, with noise floors.
+
+    ``bilinear`` is the ladder's reference bulk at ``config.seed``; ``laws`` holds ``"f"`` and
+    ``"mp"`` (:func:`ladder_laws`). The floor of a model is :math:`\sup_x |F_1(x) - F_2(x)|`
+    for two independent repetitions (seeds ``seed`` and ``seed + 1``), both counted out of
+    :math:`d`: by the triangle inequality a distance to a law moves by at most the distance of
+    the bulk to its expected finite-:math:`d` law, which the floor bounds in typical size.
+    """
+    d, r = config.d, config.remove_top_k
+    repeat = (config.seed + 1) % 2**32
+    bulks = {"iid": iid_scores_bulk(config, config.seed), "bilinear": bilinear}
+    again = {"iid": iid_scores_bulk(config, repeat), "bilinear": reference_bulk(config, repeat)}
+    named = {"pw": laws["f"], "mp": laws["mp"]}
+    ks = {
+        m: {k: ks_to_law_below_quantile(b, law.cdf, law.ppf, d, r) for k, law in named.items()}
+        for m, b in bulks.items()
+    }
+    floor = {m: ks_distance(bulks[m], again[m]) * (d - r) / d for m in SCORE_MODELS}
+    return ScoreDependence(bulks, ks, floor)

@@ -19,6 +19,32 @@ def draw_scores(d: int, rng: np.random.Generator) -> np.ndarray:
     return score_matrix(rng.standard_normal((d, d)), rng.standard_normal((d, d)))
 
 
+def draw_iid_scores(d: int, rng: np.random.Generator) -> np.ndarray:
+    r"""Scores with independent entries :math:`s_{ij} \sim N(0, 1)`, :math:`i, j = 1..d`.
+
+    Each entry has the law of an entry of :math:`S = W_Q W_K^\top/\sqrt{d}`, but the matrix has
+    no bilinear (rank-:math:`d_{qk}`) structure: the model of random attention with i.i.d. scores.
+    """
+    return rng.standard_normal((d, d))
+
+
+def centred_attention(S: np.ndarray, beta: float) -> np.ndarray:
+    r""":math:`\sqrt d\,A_\perp = \sqrt d\,(A - \mathbf 1\mathbf 1^\top/d)` with
+    :math:`A = \mathrm{softmax}(\beta S)` row-wise.
+
+    Entrywise :math:`\sqrt d\,(A_{ij} - 1/d) = (e^{\beta s_{ij} - \beta^2/2}/D_i - 1)/\sqrt d`,
+    with :math:`D_i` of :func:`row_normalizers`. For i.i.d. scores (:func:`draw_iid_scores`) and
+    :math:`D_i \to 1` the entries tend to :math:`f(s_{ij})/\sqrt d`,
+    :math:`f(x) = e^{\beta x - \beta^2/2} - 1`: independent, mean 0 and variance
+    :math:`\theta_1/d` with :math:`\theta_1 = e^{\beta^2} - 1`, so the squared singular values
+    follow Marchenko–Pastur of mean :math:`\theta_1`.
+    """
+    M = row_softmax(beta * S)
+    M *= np.sqrt(S.shape[1])
+    M -= 1.0 / np.sqrt(S.shape[1])
+    return M
+
+
 def score_matrix(Wq: np.ndarray, Wk: np.ndarray) -> np.ndarray:
     r"""Score matrix :math:`S = W_Q W_K^\top / \sqrt{d_{qk}}` (input X = I_d)."""
     return (Wq @ Wk.T) / np.sqrt(Wq.shape[1])
