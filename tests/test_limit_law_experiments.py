@@ -98,8 +98,18 @@ def test_iid_scores_spectra_are_their_own_stream_and_cached():
     assert np.all(np.diff(s2) <= 0)
     # not the ladder's trial: its scores are W_Q W_K^T / sqrt(d), drawn from trial_rng(3, 1)
     assert not np.allclose(s2, ll.trial(40, 1.0, 2.0, 3, 1, (REFERENCE,))[REFERENCE])
-    bulk = ll.iid_scores_bulk(Config(d=40, beta=1.0, trials=2, seed=3, remove_top_k=2), 3)
-    np.testing.assert_array_equal(bulk[38:], ll.iid_scores_s2(40, 1.0, 3, 1)[2:])
+
+
+def test_split_floor_compares_the_two_halves_counted_out_of_d():
+    s = np.array([[9.0, 3.0, 2.0, 1.0], [9.0, 3.0, 2.0, 1.0]])
+    assert ll.split_floor(s, 1) == 0.0  # identical halves
+    assert ll.split_floor(s[:1], 1) == 1.0  # one trial: nothing to compare
+    s = np.array([[9.0, 3.0, 2.0, 1.0], [9.0, 6.0, 5.0, 4.0]])
+    # first half's bulk {1, 2, 3}, second's {4, 5, 6}, each out of 4: at x = 3, 3/4 against 0
+    assert ll.split_floor(s, 1) == 0.75
+    # three trials: one against two, counted out of d and of 2d
+    s = np.array([[5.0, 1.0], [5.0, 2.0], [5.0, 3.0]])
+    assert ll.split_floor(s, 1) == pytest.approx(0.5)
 
 
 def test_score_dependence_tells_the_two_models_apart():
@@ -108,15 +118,16 @@ def test_score_dependence_tells_the_two_models_apart():
     cfg = Config(d=150, beta=0.5, trials=2, seed=0, remove_top_k=3)
     ladder = run_ladder(cfg)
     laws = ll.ladder_laws(ladder)
-    dep = ll.score_dependence(cfg, ladder.bulk(REFERENCE), laws)
+    dep = ll.score_dependence(cfg, ladder.s2(REFERENCE), laws)
+    np.testing.assert_array_equal(dep.bulks["bilinear"], ladder.bulk(REFERENCE))
     assert set(dep.ks) == set(ll.SCORE_MODELS) and set(dep.ks["iid"]) == {"pw", "mp"}
     pw = laws["f"]
     assert dep.ks["bilinear"]["pw"] == ks_to_law_below_quantile(
         ladder.bulk(REFERENCE), pw.cdf, pw.ppf, 150, 3
     )
-    for model in ll.SCORE_MODELS:  # a floor counts whole values out of trials * d
+    for model in ll.SCORE_MODELS:  # a floor counts whole values out of d (one trial per half)
         assert 0 < dep.floor[model] < 0.1
-        assert dep.floor[model] * 300 == pytest.approx(round(dep.floor[model] * 300), abs=1e-9)
+        assert dep.floor[model] * 150 == pytest.approx(round(dep.floor[model] * 150), abs=1e-9)
     iid, bil = dep.interval("iid", "mp"), dep.interval("iid", "pw")
     assert iid[1] < bil[0]  # i.i.d. scores: Marchenko–Pastur
     assert dep.interval("bilinear", "pw")[1] < dep.interval("bilinear", "mp")[0]

@@ -272,7 +272,8 @@ def score_claim(dep: ScoreDependence) -> Claim:
         f"i.i.d.: $D_{{\\rm KS}}$ {iid['mp']:.4f} (MP) vs {iid['pw']:.4f} (PW), floor "
         f"{dep.floor['iid']:.4f}; bilinear: {bil['pw']:.4f} (PW) vs {bil['mp']:.4f} (MP), floor "
         f"{dep.floor['bilinear']:.4f}",
-        "both pairs of intervals (distance ± the model's floor) separate",
+        "both pairs of intervals (distance ± the model's floor: the distance between the bulks "
+        "of the two halves of its trials) separate",
         all_hold(
             [
                 interval_below(dep.interval("iid", "mp"), dep.interval("iid", "pw")),
@@ -317,7 +318,7 @@ class LimitLaw(ChapterStudy):
         self.frames = ll.slider_frames(ladders)
         self.distances = ll.law_distances(self.result)  # every rung's bulk against the laws
         self.cdf = ll.cdf_differences(self.result, self.laws)
-        self.scores = ll.score_dependence(c, self.result.bulk(REFERENCE), self.laws)
+        self.scores = ll.score_dependence(c, self.result.s2(REFERENCE), self.laws)
 
     def values(self) -> dict[str, Any]:
         c, result = self.config, self.result

@@ -27,14 +27,7 @@ from ..laws.pennington_worah import pennington_worah_pdf
 from ..models.attention import centred_attention, draw_iid_scores, draw_scores
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.nonlinearity import f
-from ..numerics.spectra import (
-    bulk,
-    ks_distance,
-    ks_to_law_below_quantile,
-    squared_singular_values,
-    wasserstein1,
-)
-from .noise import reference_bulk
+from ..numerics.spectra import ks_to_law_below_quantile, squared_singular_values, wasserstein1
 from .trials import LadderResult, trial, trial_rng
 
 #: Law keys: the :math:`\theta^f` law, the :math:`\theta^Q` law, Marchenko–Pastur of mean
@@ -349,19 +342,29 @@ def iid_scores_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
     return cache.cached("iid_scores_s2", params, compute, expected={"s2": (int(d),)})["s2"]
 
 
-def iid_scores_bulk(config: Config, seed: int) -> np.ndarray:
-    """Bulk of the i.i.d.-score model over ``config.trials`` trials of ``seed``, top
-    ``config.remove_top_k`` removed per trial."""
-    return np.concatenate(
-        [
-            bulk(iid_scores_s2(config.d, config.beta, seed, k), config.remove_top_k)
-            for k in range(config.trials)
-        ]
-    )
-
-
 #: The two score models: i.i.d. entries, and the bilinear S = W_Q W_K^T/sqrt(d) of the ladder.
 SCORE_MODELS = ("iid", "bilinear")
+
+
+def split_floor(spectra: np.ndarray, removed: int) -> float:
+    r"""Noise floor of a pooled bulk: the Kolmogorov distance between the bulks of the first
+    :math:`\lfloor T/2 \rfloor` and the other trials, each counted out of :math:`d` per trial.
+
+    ``spectra`` holds the :math:`T` spectra, shape ``(T, d)``, rows descending. The two halves are
+    independent, and each pools half the values, so this distance is about twice the typical
+    distance of the whole pool to its expected finite-:math:`d` law: a conservative floor. With
+    one trial there is nothing to compare, and the floor is 1, the largest Kolmogorov distance.
+    """
+    trials, d = spectra.shape
+    if trials < 2:
+        return 1.0
+    half = trials // 2
+    a = np.sort(spectra[:half, removed:], axis=None)
+    b = np.sort(spectra[half:, removed:], axis=None)
+    x = np.concatenate([a, b])
+    Fa = np.searchsorted(a, x, side="right") / (half * d)
+    Fb = np.searchsorted(b, x, side="right") / ((trials - half) * d)
+    return float(np.max(np.abs(Fa - Fb)))
 
 
 @dataclass(frozen=True)
@@ -373,13 +376,12 @@ class ScoreDependence:
     Attributes
     ----------
     bulks : dict
-        score model (:data:`SCORE_MODELS`) -> pooled bulk at the chapter's seed.
+        score model (:data:`SCORE_MODELS`) -> pooled bulk.
     ks : dict
         score model -> law key -> Kolmogorov distance (below the law's :math:`(1 - r/d)`
         quantile, counted out of :math:`d`).
     floor : dict
-        score model -> Kolmogorov distance between its bulk and an independent repetition (seed
-        + 1), counted out of :math:`d`: the noise floor of its distances.
+        score model -> its noise floor, :func:`split_floor`.
     """
 
     bulks: dict
@@ -394,20 +396,20 @@ class ScoreDependence:
 def score_dependence(config: Config, bilinear: np.ndarray, laws: dict) -> ScoreDependence:
     r"""Both score models' bulks against both laws, with noise floors.
 
-    ``bilinear`` is the ladder's reference bulk at ``config.seed``; ``laws`` holds ``"f"`` and
-    ``"mp"`` (:func:`ladder_laws`). The floor of a model is :math:`\sup_x |F_1(x) - F_2(x)|`
-    for two independent repetitions (seeds ``seed`` and ``seed + 1``), both counted out of
-    :math:`d`: by the triangle inequality a distance to a law moves by at most the distance of
-    the bulk to its expected finite-:math:`d` law, which the floor bounds in typical size.
+    ``bilinear`` holds the ladder's reference spectra, shape ``(trials, d)`` rows descending;
+    the i.i.d.-score spectra are trials ``0..trials-1`` of :func:`iid_scores_s2`. ``laws`` holds
+    ``"f"`` and ``"mp"`` (:func:`ladder_laws`). By the triangle inequality a distance to a law
+    moves by at most the distance of the bulk to its expected finite-:math:`d` law, which the
+    floor (:func:`split_floor`) exceeds in typical size.
     """
     d, r = config.d, config.remove_top_k
-    repeat = (config.seed + 1) % 2**32
-    bulks = {"iid": iid_scores_bulk(config, config.seed), "bilinear": bilinear}
-    again = {"iid": iid_scores_bulk(config, repeat), "bilinear": reference_bulk(config, repeat)}
+    iid = np.vstack([iid_scores_s2(d, config.beta, config.seed, k) for k in range(config.trials)])
+    spectra = {"iid": iid, "bilinear": np.asarray(bilinear)}
+    bulks = {m: s[:, r:].ravel() for m, s in spectra.items()}
     named = {"pw": laws["f"], "mp": laws["mp"]}
     ks = {
         m: {k: ks_to_law_below_quantile(b, law.cdf, law.ppf, d, r) for k, law in named.items()}
         for m, b in bulks.items()
     }
-    floor = {m: ks_distance(bulks[m], again[m]) * (d - r) / d for m in SCORE_MODELS}
+    floor = {m: split_floor(spectra[m], r) for m in SCORE_MODELS}
     return ScoreDependence(bulks, ks, floor)
