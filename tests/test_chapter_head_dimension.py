@@ -1,6 +1,5 @@
 """The head-dimension chapter's study at small parameters: its verdicts, key values, tables and
-figures are pinned here, in the fast loop, not only by nbval on the stored notebook; the scan's
-claims on hand-made rates."""
+figures are pinned here, in the fast loop, not only by nbval on the stored notebook."""
 
 from __future__ import annotations
 
@@ -8,15 +7,14 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.head_dimension import HeadDimension
-from attnspec.chapters.head_dimension_tables import STEPS, ratio_text, real_exponents
-from attnspec.experiments import head_dim_scaling as hs
-from attnspec.numerics.fitting import RateFit
+from attnspec.chapters.head_dimension_blocks import real_values
+from attnspec.chapters.head_dimension_tables import STEPS, ratio_text
 from tests import test_head_dim
 from tests.helpers import check_figures, in_this_process, verdicts_of
 
-#: The study's small parameters (tests/test_head_dim.py) and those of the scan over alpha.
+#: The study's small parameters (tests/test_head_dim.py) and those of the Hermite-block series.
 SMALL = test_head_dim.SMALL | dict(
-    alphas=[1.0, 0.5], alpha_d_values=[24, 32, 48, 64], real_contexts=[256, 4096]
+    half_heads=[6, 8, 10], fifth_heads=[4, 9], k_max=3, block_trials=2, real_contexts=[256, 4096]
 )
 
 
@@ -67,8 +65,11 @@ def test_tables_and_figures(study):
     check_figures(study, {"fig_alpha", "fig_alpha_series", "fig_map", "fig_series"}, legible)
 
 
-def test_real_exponents():
-    assert real_exponents(64, [256, 4096]) == pytest.approx((0.5, 0.75), abs=1e-12)
+def test_real_values():
+    # d_qk = 64: r_2 = C(65, 2) = 2080, so c_2 = 2080/4096 = 0.51 and 2080/256 = 8.12
+    v = real_values(64, [256, 4096])
+    assert v["real_r2"] == 2080 and v["real_r3"] == 45760
+    assert v["real_c2_nmax"] == 0.51 and v["real_c2_nmin"] == 8.12
 
 
 def test_ratio_text():
@@ -78,31 +79,3 @@ def test_ratio_text():
         "1/16",
         "0.064",
     ]
-
-
-def _scan_with(rates: dict[float, tuple[float, float]]) -> hs.AlphaScan:
-    """A scan with given rates (and standard errors), no points: for the claims' verdicts."""
-    fits = {a: RateFit(r, 0.0, se, se, 4) for a, (r, se) in rates.items()}
-    alphas = sorted(rates, reverse=True)
-    cross = hs.rate_crossing(alphas, [rates[a][0] for a in alphas], [rates[a][1] for a in alphas])
-    return hs.AlphaScan(alphas, [256, 512, 1024, 2048], {}, fits, cross)
-
-
-def _scan_claims(scan: hs.AlphaScan):
-    """The scan's claims for a head of d_qk = 64 at contexts 256 and 4096 (nothing computed)."""
-    study = HeadDimension(dict(d_qk=64, real_contexts=[256, 4096]))
-    study.scan = scan
-    return study.scan_claims()
-
-
-def test_the_hypothesis_verdict_follows_the_intervals():
-    # the gap still falls at 1/2 and the crossing is far below it: refuted
-    refuted = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.15, 0.01), 0.3: (-0.05, 0.01)}))
-    assert refuted[2].holds is False
-    # the rate at 1/2 is unresolved from 0 and the crossing is near 1/2: open
-    near = _scan_with({1.0: (0.8, 0.05), 0.5: (0.0, 0.02), 0.3: (-0.2, 0.02)})
-    assert near.crossing.alpha == pytest.approx(0.5)
-    assert _scan_claims(near)[2].holds is None
-    # no crossing: the boundary claim and the real-head claim are open
-    none = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.3, 0.02)}))
-    assert none[1].holds is None and none[4].holds is None and "α* < 0.5" in none[1].measured
