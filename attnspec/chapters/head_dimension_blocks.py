@@ -131,7 +131,7 @@ def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
             )
             for p in s.points
         )
-        jack = "" if math.isfinite(fit.se) else " (two sizes: jackknife over trials only)"
+        jack = "" if math.isfinite(fit.se) else " (too few sizes for a residual error: jackknife over trials only)"
         out += [
             Claim(
                 f"at $d_{{qk}} = d^{{{a}}}$ attention is nearer the law of $Y_{best}$ than the "

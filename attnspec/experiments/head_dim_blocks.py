@@ -68,12 +68,12 @@ def block_law(d: int, d_qk: int, beta: float, k: int) -> HermiteBlockLaw:
     return HermiteBlockLaw(block_powers(beta, k), block_ratios(d, d_qk, k), noise_power(beta, k))
 
 
-def _law_distances(d, d_qk, beta, k, seed, trials, removed) -> dict:
+def _law_distances(d, d_qk, beta, k, k_max, seed, trials, removed) -> dict:
     """At one size and k: attention's and Y_k's distances to the law of Y_k (with attention's
     leave-one-out values, for the rate's jackknife), Y_k's two-sample distance to its copy at
     ``seed + 1`` (the floor) and attention's to Y_k (both sampled)."""
     law = block_law(d, d_qk, beta, k)
-    runs = [block_trial(d, d_qk, beta, k, seed, t) for t in range(trials)]
+    runs = [block_trial(d, d_qk, beta, k_max, seed, t) for t in range(trials)]
     out = {}
     for name in ("ref", f"Y{k}"):
         parts = [bulk(r[name], removed) for r in runs]
@@ -83,7 +83,7 @@ def _law_distances(d, d_qk, beta, k, seed, trials, removed) -> dict:
 
         loo = [round(ks(p), 12) for p in leave_one_out(parts)]
         out[name] = (ks(np.concatenate(parts)), round(jackknife_se(loo), 12), loo)
-    copies = [block_trial(d, d_qk, beta, k, seed + 1, t, False)[f"Y{k}"] for t in range(trials)]
+    copies = [block_trial(d, d_qk, beta, k_max, seed + 1, t, False)[f"Y{k}"] for t in range(trials)]
     mine = [bulk(r[f"Y{k}"], removed) for r in runs]
     out["floor"] = two_sample(mine, [bulk(c, removed) for c in copies])
     out["sampled"] = two_sample([bulk(r["ref"], removed) for r in runs], mine)
@@ -137,8 +137,8 @@ def _job(d, d_qk, beta, k_max, seed, t, ref):
     block_trial(d, d_qk, beta, k_max, seed, t, ref)
 
 
-def _law_job(d, d_qk, beta, k, seed, trials, removed):
-    return _law_distances(d, d_qk, beta, k, seed, trials, removed)
+def _law_job(d, d_qk, beta, k, k_max, seed, trials, removed):
+    return _law_distances(d, d_qk, beta, k, k_max, seed, trials, removed)
 
 
 def run_block_series(
@@ -162,7 +162,7 @@ def run_block_series(
     jobs.sort(key=lambda j: -j[0])
     map_processes(_job, jobs)
     law_jobs = [
-        (d, q, beta, k, seed, block_trials(d, min_trials, pooled_values), remove_top_k)
+        (d, q, beta, k, k_max, seed, block_trials(d, min_trials, pooled_values), remove_top_k)
         for d, q in sizes
         for k in range(1, k_max + 1)
     ]
