@@ -131,7 +131,11 @@ def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
             )
             for p in s.points
         )
-        jack = "" if math.isfinite(fit.se) else " (too few sizes for a residual error: jackknife over trials only)"
+        jack = (
+            ""
+            if math.isfinite(fit.se)
+            else " (too few sizes for a residual error: jackknife over trials only)"
+        )
         out += [
             Claim(
                 f"at $d_{{qk}} = d^{{{a}}}$ attention is nearer the law of $Y_{best}$ than the "
@@ -159,7 +163,8 @@ def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
         Claim(
             "at $d_{qk} = d^{1/2}$ attention's bulk tends to the law of $Y_2$ (block 2 at a "
             "fixed ratio, block 1 outliers, the rest noise)",
-            f"distance at d = {first.points[-1].d}: {distance_text(first.points[-1].to_law[2])}",
+            f"distance at d = {first.points[-1].d}: "
+            + distance_text(first.points[-1].to_law[min(2, k_max)]),
             "asymptotic: ○ unless the law predicts the finite-d values and they agree",
             None,
             "an asymptotic statement: a falling distance over a finite window neither proves nor "
