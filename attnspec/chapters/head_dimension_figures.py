@@ -65,7 +65,10 @@ def block_distances(study) -> plt.Figure:
             i += 1
     ax.set_xscale("log")
     ax.set_yscale("log")
-    sizes = sorted({p.d for s in study.blocks for p in s.points})
+    sizes = []
+    for v in sorted({p.d for s in study.blocks for p in s.points}):
+        if not sizes or v > 1.15 * sizes[-1]:  # labels that would overlap are left out
+            sizes.append(v)
     ax.set_xticks(sizes, [str(v) for v in sizes])
     ax.xaxis.set_minor_locator(plt.NullLocator())
     ax.set_xlabel("$d$")
