@@ -112,7 +112,10 @@ def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
         out.append(
             Claim(
                 f"the limit law of $Y_{k}$ describes sampled $Y_{k}$ at every size",
-                ", ".join(f"{p.d}: {fixed(p.check[k].ks, 4)}" for p in pts),
+                f"{fixed(min(p.check[k].ks for p in pts), 4)}–"
+                f"{fixed(max(p.check[k].ks for p in pts), 4)}; floors "
+                f"{fixed(min(p.floor[k].ks for p in pts), 4)}–"
+                f"{fixed(max(p.floor[k].ks for p in pts), 4)}",
                 "KS to the law ≤ two-sample floor (✓); law − 2 se > floor + 2 se somewhere (✗)",
                 verdict,
                 f"sampled $Y_{k}$ is farther from the law than two samples are from each other "
@@ -140,9 +143,9 @@ def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
             Claim(
                 f"at $d_{{qk}} = d^{{{a}}}$ attention is nearer the law of $Y_{best}$ than the "
                 "linear model's at every size",
-                "; ".join(
+                " … ".join(
                     f"{p.d}: {fixed(p.to_law[best].ks, 3)} against {fixed(p.to_law[1].ks, 3)}"
-                    for p in s.points
+                    for p in (s.points[0], s.points[-1])
                 ),
                 "distance + 2 se < linear model's − 2 se at every d",
                 below,
