@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from numpy.polynomial import hermite_e
 
+from attnspec.chapters.declarations import HEAD_DIMENSION
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments.head_dim_blocks import run_block_series
 from attnspec.laws.head_dimension import HeadDimensionLaw
@@ -91,3 +92,17 @@ def test_the_law_describes_sampled_y1_and_attention_is_nearer_y3():
     assert last.check[1].ks <= last.floor[1].ks + 2 * last.floor[1].se
     assert last.to_law[3].ks < last.to_law[1].ks
     assert math.isfinite(series.rates[3].rate)
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"half_heads": [16, 32, 32]}, "needs at least 3 distinct head dimensions"),
+        ({"fifth_heads": [9, 10]}, "needs at least 2 distinct perfect squares"),
+        ({"fifth_heads": [2, 9]}, "fifth_heads=2 is out of range"),
+        ({"k_max": 5}, "k_max=5 is out of range"),
+    ],
+)
+def test_the_series_parameters_are_checked(values, message):
+    with pytest.raises(InvalidInput, match=message.replace("[", r"\[").replace("]", r"\]")):
+        HEAD_DIMENSION.validate(values)
