@@ -119,7 +119,7 @@ def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
                 "KS to the law ≤ two-sample floor (✓); law − 2 se > floor + 2 se somewhere (✗)",
                 verdict,
                 f"sampled $Y_{k}$ is farther from the law than two samples are from each other "
-                "at some size: the law is a limit that these sizes have not reached"
+                "at some size; whether it is the limit is open (the conjecture is asymptotic)"
                 if verdict is False
                 else "within two standard errors of the floor, not below it.",
                 "Pennington–Worah 2017 (k = 1); this book (conjecture, k ≥ 2)",
