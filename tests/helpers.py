@@ -344,7 +344,7 @@ def in_this_process() -> Iterator[None]:
     Starting them would cost a chapter's pin more than its small computation, and a spawned
     process loads the model weights again.
     """
-    from attnspec.experiments import head_dim, sweep
+    from attnspec.experiments import head_dim, head_dim_blocks, sweep
     from attnspec.experiments.trials import trial
     from attnspec.real import study
 
@@ -357,6 +357,7 @@ def in_this_process() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(study, "map_processes", serial)
         mp.setattr(head_dim, "map_processes", serial)
+        mp.setattr(head_dim_blocks, "map_processes", serial)
         mp.setattr(sweep, "_client", lambda *args: contextlib.nullcontext())
         mp.setattr(sweep, "compute_trials", trials)
         yield

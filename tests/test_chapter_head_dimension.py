@@ -1,6 +1,5 @@
 """The head-dimension chapter's study at small parameters: its verdicts, key values, tables and
-figures are pinned here, in the fast loop, not only by nbval on the stored notebook; the scan's
-claims on hand-made rates."""
+figures are pinned here, in the fast loop, not only by nbval on the stored notebook."""
 
 from __future__ import annotations
 
@@ -8,15 +7,14 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.head_dimension import HeadDimension
-from attnspec.chapters.head_dimension_tables import STEPS, ratio_text, real_exponents
-from attnspec.experiments import head_dim_scaling as hs
-from attnspec.numerics.fitting import RateFit
+from attnspec.chapters.head_dimension_blocks import real_values
+from attnspec.chapters.head_dimension_tables import STEPS, ratio_text
 from tests import test_head_dim
 from tests.helpers import check_figures, in_this_process, verdicts_of
 
-#: The study's small parameters (tests/test_head_dim.py) and those of the scan over alpha.
+#: The study's small parameters (tests/test_head_dim.py) and those of the Hermite-block series.
 SMALL = test_head_dim.SMALL | dict(
-    alphas=[1.0, 0.5], alpha_d_values=[24, 32, 48, 64], real_contexts=[256, 4096]
+    half_heads=[6, 8, 10], fifth_heads=[4, 9], k_max=3, block_trials=2, real_contexts=[256, 4096]
 )
 
 
@@ -27,8 +25,9 @@ def study():
 
 
 def test_verdicts_and_key_values_at_small_parameters(study):
-    # the study's thirteen claims, then the scan's five
-    assert verdicts_of(study.claims()) == "○✗○○✓○✓✓✓✗✓✓✓" + "✓✓○○○"
+    # the study's thirteen claims, then the Hermite blocks': the laws of Y_1..Y_3 against sampled
+    # Y_k, attention nearer the best law and falling at alpha = 1/2 and 2/5, the asymptotic one
+    assert verdicts_of(study.claims()) == "○✗○○✓○✓✓✓✗✓✓✓" + "○○✗" + "○✓✓✓" + "○"
     claims = study.map_claims()
     assert claims[-1].holds and all(c.provenance for c in claims)
     v = study.values()
@@ -38,9 +37,11 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     assert v["ks_1000"] == pytest.approx(study.result.point(96).gap.ks, abs=0.01)
     assert v["theta2_exact_64"] > v["theta2"]
     assert v["hadamard_rank_min"] == 78  # binom(12 + 1, 2) < 96
-    assert v["real_alpha_min"] == 0.2987 and v["real_alpha_max"] == 0.4481  # log 12 / log n
-    assert v["real_n_boundary"] == 72  # d_qk = sqrt(2 n)
-    assert v["alpha_rate_0_5_alpha"] == 0.5 and v["alpha_rate_0_75_alpha"] == 1.0
+    assert v["real_r2"] == 78 and v["real_c2_nmax"] == 0.02  # C(13, 2) / 4096
+    assert v["half_d_max"] == 100 and v["fifth_d_max"] == 243  # 10^2, 9^(5/2)
+    assert v["yk_best_half"] == 3 and v["yk_ks_half"] < v["lin_ks_half"]
+    for key in ("yk_ks_half", "lin_ks_half", "yk_rate_half", "yk_rate_half_se"):
+        assert isinstance(v[key], float), key
     assert study.grid_lines().splitlines()[0] == (
         "map: d = 96; d_qk = 96, 24, 12; beta = 0.5, 1; 2 trials each"
     )
@@ -48,10 +49,10 @@ def test_verdicts_and_key_values_at_small_parameters(study):
 
 def test_tables_and_figures(study):
     tables = study.tables()
-    assert set(tables) == {"laws", "map", "series", "scan", "normalizers", "chain", "beta"}
+    assert set(tables) == {"laws", "map", "series", "blocks", "normalizers", "chain", "beta"}
     for name, table in tables.items():
         assert table.startswith("| ") and "nan" not in table, name
-    assert "5 → 6 → 7 → 8" in tables["scan"]
+    assert tables["blocks"].count("\n") == 1 + len(SMALL["half_heads"]) + len(SMALL["fifth_heads"])
     assert tables["map"].count("\n") == 2 + len(SMALL["d_qk_values"]) - 1
     # the chain table's columns: every step computed, the consecutive ones linked end to start
     assert set(study.result.point(12).chain) == set(STEPS)
@@ -61,14 +62,16 @@ def test_tables_and_figures(study):
     def legible(name, fig):
         assert fig.get_size_inches()[0] <= 7.0 + 1e-9, name
         sizes = [t.get_fontsize() for t in fig.findobj(plt.Text) if t.get_text()]
-        if name != "fig_alpha_series":
-            assert min(sizes) >= 9, name
+        assert min(sizes) >= 9, name
 
-    check_figures(study, {"fig_alpha", "fig_alpha_series", "fig_map", "fig_series"}, legible)
+    check_figures(study, {"fig_blocks", "fig_phase", "fig_map", "fig_series"}, legible)
 
 
-def test_real_exponents():
-    assert real_exponents(64, [256, 4096]) == pytest.approx((0.5, 0.75), abs=1e-12)
+def test_real_values():
+    # d_qk = 64: r_2 = C(65, 2) = 2080, so c_2 = 2080/4096 = 0.51 and 2080/256 = 8.12
+    v = real_values(64, [256, 4096])
+    assert v["real_r2"] == 2080 and v["real_r3"] == 45760
+    assert v["real_c2_nmax"] == 0.51 and v["real_c2_nmin"] == 8.12
 
 
 def test_ratio_text():
@@ -78,31 +81,3 @@ def test_ratio_text():
         "1/16",
         "0.064",
     ]
-
-
-def _scan_with(rates: dict[float, tuple[float, float]]) -> hs.AlphaScan:
-    """A scan with given rates (and standard errors), no points: for the claims' verdicts."""
-    fits = {a: RateFit(r, 0.0, se, se, 4) for a, (r, se) in rates.items()}
-    alphas = sorted(rates, reverse=True)
-    cross = hs.rate_crossing(alphas, [rates[a][0] for a in alphas], [rates[a][1] for a in alphas])
-    return hs.AlphaScan(alphas, [256, 512, 1024, 2048], {}, fits, cross)
-
-
-def _scan_claims(scan: hs.AlphaScan):
-    """The scan's claims for a head of d_qk = 64 at contexts 256 and 4096 (nothing computed)."""
-    study = HeadDimension(dict(d_qk=64, real_contexts=[256, 4096]))
-    study.scan = scan
-    return study.scan_claims()
-
-
-def test_the_hypothesis_verdict_follows_the_intervals():
-    # the gap still falls at 1/2 and the crossing is far below it: refuted
-    refuted = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.15, 0.01), 0.3: (-0.05, 0.01)}))
-    assert refuted[2].holds is False
-    # the rate at 1/2 is unresolved from 0 and the crossing is near 1/2: open
-    near = _scan_with({1.0: (0.8, 0.05), 0.5: (0.0, 0.02), 0.3: (-0.2, 0.02)})
-    assert near.crossing.alpha == pytest.approx(0.5)
-    assert _scan_claims(near)[2].holds is None
-    # no crossing: the boundary claim and the real-head claim are open
-    none = _scan_claims(_scan_with({1.0: (0.8, 0.05), 0.5: (0.3, 0.02)}))
-    assert none[1].holds is None and none[4].holds is None and "α* < 0.5" in none[1].measured

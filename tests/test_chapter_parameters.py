@@ -73,7 +73,7 @@ CASES = [
         {"betas": [-0.5, 1.0]},
         "betas",
     ),
-    (HeadDimension, test_chapter_head_dimension.SMALL, {"alphas": [0.5, 0.5]}, "alphas"),
+    (HeadDimension, test_chapter_head_dimension.SMALL, {"fifth_heads": [9, 10]}, "fifth_heads"),
     (CanonicalModel, test_chapter_canonical_model.SMALL, {"spikes": 0}, "spikes"),
     (CanonicalCausal, test_chapter_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
     (CanonicalRanks, test_chapter_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),

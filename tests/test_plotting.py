@@ -423,14 +423,6 @@ CASES = {
         1000,
         {"band splits off, β = 1": 0.2},
     ),
-    "rate_against_exponent": lambda: plotting.rate_against_exponent(
-        [1.0, 0.875, 0.75, 0.625, 0.5, 0.4, 0.3],
-        [0.77, 0.62, 0.52, 0.35, 0.15, 0.03, -0.04],
-        [0.07, 0.05, 0.04, 0.02, 0.01, 0.014, 0.015],
-        (0.36, 0.015),
-        {"Hadamard-power hypothesis, α = 1/2": 0.5},
-        {"$d_{qk}$ = 64, $n$ = 256–4096": (0.5, 0.75)},
-    ),
     "law_frames_grid": lambda: plotting.law_frames_grid(slider_frames()),
     "rates_and_collapse": lambda: plotting.rates_and_collapse(
         BETAS,

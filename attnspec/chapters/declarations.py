@@ -88,21 +88,24 @@ HEAD_DIMENSION_RULES = (
         ),
     ),
     Rule(
-        ("alpha_d_values",),
-        "alpha_d_values",
-        lambda v: len(set(v["alpha_d_values"])) >= 4,
+        ("half_heads",),
+        "half_heads",
+        lambda v: len(set(v["half_heads"])) >= 3,
         lambda v: (
-            f"alpha_d_values={v['alpha_d_values']} is out of range: needs at least 4 distinct "
-            "sizes (a fitted rate needs two degrees of freedom for its residual standard error)"
+            f"half_heads={v['half_heads']} is out of range: needs at least 3 distinct head "
+            "dimensions (a fitted rate with a residual standard error)"
         ),
     ),
     Rule(
-        ("alphas",),
-        "alphas",
-        lambda v: len(set(v["alphas"])) >= 2,
+        ("fifth_heads",),
+        "fifth_heads",
         lambda v: (
-            f"alphas={v['alphas']} is out of range: needs at least 2 distinct exponents "
-            "(the boundary is located between two of them)"
+            len(set(v["fifth_heads"])) >= 2
+            and all(round(q**0.5) ** 2 == q for q in v["fifth_heads"])
+        ),
+        lambda v: (
+            f"fifth_heads={v['fifth_heads']} is out of range: needs at least 2 distinct perfect "
+            "squares (d = d_qk^(5/2) must be an integer)"
         ),
     ),
     Rule(
@@ -241,9 +244,11 @@ HEAD_DIMENSION = declare(
     ("d_values", [256, 512, 1024, 2048], "sizes of the series across d"),
     ("head_ratios", [1.0, 0.25, 0.0625], "fixed ratios d_qk/d of the series"),
     ("d_qk", 64, "the fixed head dimension of the last series"),
-    ("alphas", [1.0, 0.875, 0.75, 0.625, 0.5, 0.4, 0.3], "exponents of d_qk ~ d^alpha"),
-    ("alpha_d_values", [256, 512, 1024, 2048], "sizes d of the scan over alpha"),
-    ("real_contexts", [256, 4096], "contexts n of a real head, at alpha of log d_qk / log n"),
+    ("half_heads", [16, 24, 32, 45], "head dimensions of the series at alpha = 1/2, d = d_qk^2"),
+    ("fifth_heads", [9, 16], "head dimensions (squares) of the series at alpha = 2/5"),
+    ("k_max", 3, "largest number k of Hermite blocks kept in a model Y_k"),
+    ("block_trials", 4, "least trials per size of the Y_k series"),
+    ("real_contexts", [256, 4096], "contexts n of a real head of head dimension d_qk"),
     ("pooled_values", 4000, "bulk values per size of a series: ceil(pooled_values / d) trials"),
     ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed), the floor seed + 1"),
     ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),

@@ -1,8 +1,8 @@
-r"""Chapter "Beyond ℓ = d = d_qk": the gap between the bulks of :math:`\sqrt d A_\perp` and of its
+r"""Chapter "The head dimension": the gap between the bulks of :math:`\sqrt d A_\perp` and of its
 linear model :math:`Y^{\rm lin} = (\sqrt{\theta_2}\,S + \sqrt{\theta_1 - \theta_2}\,W)/\sqrt d` at
 a head dimension :math:`d_{qk} \ne d`, its causes, the limit law at :math:`d_{qk} = c\,d`, and
-the boundary :math:`\alpha^*` where the rate :math:`\rho(\alpha)` of gap :math:`\propto d^{-\rho}`
-along :math:`d_{qk} = \lceil d^\alpha\rceil` crosses 0.
+attention against the Hermite-block models :math:`Y_k` and their limit laws along
+:math:`d_{qk} = d^\alpha` (:mod:`~attnspec.chapters.head_dimension_blocks`).
 
 Every criterion is tied to a measured standard error or noise floor (jackknife over trials; a
 fitted rate takes the larger of its residual and its jackknife standard error): every interval is a
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..experiments.head_dim import TwoSample, rate_se, run_study
-from ..experiments.head_dim_scaling import run_alpha_scan
+from ..experiments.head_dim_blocks import run_block_series
 from ..experiments.normalizer import normalizer_stats
 from ..laws.head_dimension import HeadDimensionLaw
 from ..laws.pennington_worah_general import pennington_worah_general_pdf
@@ -26,20 +26,13 @@ from ..models.head_dim import normalizer_std_exact
 from ..models.nonlinearity import theta_f
 from ..present.claims import Claim, all_hold, interval_below
 from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
-from . import head_dimension_figures, head_dimension_tables
+from . import head_dimension_blocks, head_dimension_figures, head_dimension_tables
 from .base import ChapterStudy
 from .declarations import HEAD_DIMENSION
-from .head_dimension_tables import (
-    HEURISTIC_ALPHA,
-    distance_text,
-    mean_se,
-    rate_text,
-    ratio_text,
-    real_exponents,
-)
+from .head_dimension_tables import distance_text, mean_se, rate_text, ratio_text
 
-#: The parameters of the scan over :math:`\alpha` (the others are those of the study).
-SCAN = ("alphas", "alpha_d_values", "real_contexts")
+#: The parameters of the Hermite-block series (the others are those of the study).
+BLOCKS = ("half_heads", "fifth_heads", "k_max", "block_trials", "real_contexts")
 #: The interval of zero, against which the sign of a rate is decided.
 ZERO = (0.0, 0.0)
 
@@ -57,8 +50,9 @@ def interval(x: TwoSample) -> tuple[float, float]:
 class HeadDimension(ChapterStudy):
     r"""The limit laws at the series' ratios against Pennington and Worah's density at
     :math:`\phi = \psi = c`, the study of :func:`~attnspec.experiments.head_dim.run_study` (map,
-    series, chain, law checks) and the scan :math:`d_{qk} = \lceil d^\alpha\rceil` of
-    :func:`~attnspec.experiments.head_dim_scaling.run_alpha_scan`. Its values and tables are
+    series, chain, law checks) and the Hermite-block series at :math:`d_{qk} = d^{1/2}` and
+    :math:`d^{2/5}` of :func:`~attnspec.experiments.head_dim_blocks.run_block_series`. Its values
+    and tables are
     written by :mod:`~attnspec.chapters.head_dimension_tables`, its figures drawn by
     :mod:`~attnspec.chapters.head_dimension_figures`."""
 
@@ -76,21 +70,19 @@ class HeadDimension(ChapterStudy):
             pw = pennington_worah_general_pdf(x, *theta, phi=c, psi=c)
             self.pw_difference = max(self.pw_difference, float(np.max(np.abs(pw / law.pdf(x) - 1))))
         # every trial, gap, floor, rate and law check
-        self.result = run_study(**{k: v for k, v in p.items() if k not in SCAN})
-        # the gap along d_qk = ceil(d^alpha) over the sizes, its rates and where they cross 0
-        keys = ("beta", "seed", "pooled_values", "remove_top_k")
-        self.scan = run_alpha_scan(p["alphas"], p["alpha_d_values"], **{k: p[k] for k in keys})
-
-    # ---- derived quantities --------------------------------------------------------------------
-
-    @property
-    def real(self) -> tuple[int, list[int]]:
-        """A real head: its :math:`d_{qk}` and its contexts n."""
-        return self.params["d_qk"], self.params["real_contexts"]
-
-    def nearest_alpha(self, alpha: float) -> float:
-        """The scan's exponent nearest to ``alpha``."""
-        return min(self.scan.alphas, key=lambda a: abs(a - alpha))
+        self.result = run_study(**{k: v for k, v in p.items() if k not in BLOCKS})
+        # attention against the laws of Y_1..Y_K at sizes where d^alpha is an integer
+        keys = ("beta", "k_max", "seed", "pooled_values")
+        self.blocks = [
+            run_block_series(
+                p[heads],
+                alpha,
+                **{k: p[k] for k in keys},
+                min_trials=p["block_trials"],
+                remove_top_k=p["remove_top_k"],
+            )
+            for heads, alpha in (("half_heads", 0.5), ("fifth_heads", 0.4))
+        ]
 
     def grid_lines(self) -> str:
         """The grid of the trials, one line for the map and one per series (trials in brackets)."""
@@ -113,14 +105,19 @@ class HeadDimension(ChapterStudy):
     # ---- the hooks -----------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
-        return head_dimension_tables.map_values(self) | head_dimension_tables.scan_values(self)
+        out = head_dimension_tables.map_values(self)
+        for series in self.blocks:
+            out |= head_dimension_blocks.series_values(series)
+        return out | head_dimension_blocks.real_values(
+            self.params["d_qk"], self.params["real_contexts"]
+        )
 
     def tables(self) -> dict[str, str]:
         return {
             "laws": head_dimension_tables.law_table(self),
             "map": head_dimension_tables.map_table(self),
             "series": head_dimension_tables.series_table(self),
-            "scan": head_dimension_tables.scan_table(self),
+            "blocks": head_dimension_blocks.block_table(self.blocks),
             "normalizers": head_dimension_tables.normalizer_table(self),
             "chain": head_dimension_tables.chain_table(self),
             "beta": head_dimension_tables.beta_table(self),
@@ -128,14 +125,14 @@ class HeadDimension(ChapterStudy):
 
     def figures(self) -> dict[str, Any]:
         return {
-            "fig_alpha": lambda: head_dimension_figures.rate_by_exponent(self),
-            "fig_alpha_series": lambda: head_dimension_figures.gap_by_exponent(self),
+            "fig_blocks": lambda: head_dimension_figures.block_distances(self),
+            "fig_phase": lambda: head_dimension_figures.phase_diagram(self),
             "fig_map": lambda: head_dimension_figures.gap_map(self),
             "fig_series": lambda: head_dimension_figures.gap_series(self),
         }
 
     def claims(self) -> list[Claim]:
-        return self.map_claims() + self.scan_claims()
+        return self.map_claims() + head_dimension_blocks.block_claims(self.blocks)
 
     def map_claims(self) -> list[Claim]:
         """The study's claims: rates, the gap against its floor and across :math:`d_{qk}`, its
@@ -295,78 +292,5 @@ class HeadDimension(ChapterStudy):
                 bool(self.pw_difference <= 1e-8),
                 "their form, read with these ratios, is another law.",
                 "Pennington–Worah 2017 (law); this book (re-derivation, correspondence)",
-            ),
-        ]
-
-    def scan_claims(self) -> list[Claim]:
-        """The scan's claims: where the rate is positive, the boundary, the Hadamard-power
-        hypothesis, the gap below the boundary, where real heads sit."""
-        book = "this book"
-        scan, (d_qk, contexts) = self.scan, self.real
-        cross = scan.crossing
-        found = math.isfinite(cross.alpha)
-        star = span(cross.alpha, cross.se) if found else None
-        above = [a for a in scan.alphas if a > HEURISTIC_ALPHA]
-        half = self.nearest_alpha(HEURISTIC_ALPHA)
-        # the hypothesis: rho > 0 above 1/2, rho <= 0 at and below it, so alpha* = 1/2
-        at_half = interval_below(ZERO, span(*scan.rate(half)))  # True: the gap still falls at 1/2
-        separated = interval_below(star, (HEURISTIC_ALPHA,) * 2) if found else None
-        hypothesis = all_hold([False if at_half else None, None if separated is None else False])
-        below = [a for a in scan.alphas if found and a < cross.alpha]
-        grows = [interval_below(span(*scan.rate(a)), ZERO) for a in below]
-        lo, hi = real_exponents(d_qk, contexts)
-        bound = {"below": f"α* < {min(scan.alphas):g}", "above": f"α* > {max(scan.alphas):g}"}
-        star_text = format_uncertain(cross.alpha, cross.se, ONE_OR_TWO, fallback=2)
-        return [
-            Claim(
-                rf"at $d_{{qk}} = \lceil d^\alpha \rceil$, $\alpha >$ {HEURISTIC_ALPHA:g}, the gap "
-                "falls as d grows",
-                ", ".join(f"{a:g}: {rate_text(scan.rates[a])}" for a in above),
-                "ρ − 2 se > 0 at every such α",
-                all_hold(interval_below(ZERO, span(*scan.rate(a))) for a in above),
-                "at some exponent above 1/2 the rate is not resolved from 0.",
-                book,
-            ),
-            Claim(
-                "the rate ρ(α) crosses 0 inside the measured range",
-                f"α* = {star_text}"
-                if found
-                else bound.get(cross.bound, "ρ changes sign more than once"),
-                "a sign change of ρ between neighbouring α",
-                True if found else None,
-                "ρ does not change sign on the measured range: α* is only bounded.",
-                book,
-            ),
-            Claim(
-                "Hadamard-power hypothesis: α* = 1/2",
-                (f"α* = {star_text}; " if found else "")
-                + f"ρ({half:g}) = {rate_text(scan.rates[half])}",
-                "✗ if α* ± 2 se excludes 1/2 or ρ(1/2) − 2 se > 0, else ○",
-                hypothesis,
-                "on these sizes the gap still falls at α = 1/2, or the crossing lies apart from "
-                "it: the degree-2 block's rank reaching d does not stop the convergence here."
-                if hypothesis is False
-                else "the data cannot tell the boundary from 1/2: consistent with the hypothesis, "
-                "which a point prediction cannot confirm (the test resolves a shift of 2 se of "
-                "α*).",
-                "this book (hypothesis)",
-            ),
-            Claim(
-                "below α*, the gap grows with d",
-                ", ".join(f"{a:g}: {rate_text(scan.rates[a])}" for a in below) or "no α below α*",
-                "ρ + 2 se < 0 at every measured α < α*",
-                all_hold(grows) if grows else None,
-                "below the boundary the gap is not shown to grow: within the errors it may stay "
-                "constant (or no exponent was measured there).",
-                book,
-            ),
-            Claim(
-                f"d_qk = {d_qk} at contexts {min(contexts)}–{max(contexts)} lies above α*",
-                f"α ∈ [{fixed(lo, 3)}, {fixed(hi, 3)}]"
-                + (f", α* + 2 se = {fixed(star[1], 3)}" if found else ""),
-                "α* + 2 se below their smallest α",
-                interval_below(star, (lo, hi)) if found else None,
-                "the boundary is not resolved below the real heads' exponents (X = I_d model).",
-                book,
             ),
         ]

@@ -1,8 +1,8 @@
 r"""The figures of the head-dimension chapter
 (:class:`~attnspec.chapters.head_dimension.HeadDimension`): the gap between the bulks of
-:math:`\sqrt d A_\perp` and of its linear model against :math:`d_{qk}/d`, over d in each series,
-and along :math:`d_{qk} = \lceil d^\alpha\rceil` with the rate :math:`\rho(\alpha)` of gap
-:math:`\propto d^{-\rho}`. Each returns a matplotlib Figure.
+:math:`\sqrt d A_\perp` and of its linear model against :math:`d_{qk}/d` and over d in each
+series, attention's distance to the laws of the Hermite-block models along :math:`d_{qk} =
+d^\alpha`, and the phase diagram of the block ratios. Each returns a matplotlib Figure.
 """
 
 from __future__ import annotations
@@ -12,9 +12,13 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..experiments.head_dim import rate_se
+from ..models.hermite_blocks import block_rank
 from ..numerics.fitting import RateFit
 from ..present import plotting
-from .head_dimension_tables import HEURISTIC_ALPHA, rate_text, real_exponents, series_label
+from ..present.numbers import ONE_OR_TWO, format_uncertain
+from .head_dimension_blocks import exponent_text
+from .head_dimension_tables import rate_text, series_label
 
 
 def fitted(points, fit: RateFit) -> tuple[list[float], list[float], float, float]:
@@ -23,32 +27,123 @@ def fitted(points, fit: RateFit) -> tuple[list[float], list[float], float, float
     return [p.gap.ks for p in points], [p.gap.se for p in points], -fit.rate, fit.intercept
 
 
-def rate_by_exponent(study) -> plt.Figure:
-    r"""The rate :math:`\rho(\alpha)` ± its standard error against :math:`\alpha`, where it
-    crosses 0, the Hadamard-power hypothesis :math:`\alpha = 1/2` and the real head's range of
-    exponents."""
-    scan, (d_qk, contexts) = study.scan, study.real
-    cross = scan.crossing
-    lo, hi = real_exponents(d_qk, contexts)
-    return plotting.rate_against_exponent(
-        alphas=list(scan.alphas),
-        rates=[scan.rate(a)[0] for a in scan.alphas],
-        errors=[scan.rate(a)[1] for a in scan.alphas],
-        crossing=(cross.alpha, cross.se),
-        guides={"Hadamard-power hypothesis, α = 1/2": HEURISTIC_ALPHA},
-        spans={f"$d_{{qk}}$ = {d_qk}, $n$ = {min(contexts)}–{max(contexts)}": (lo, hi)},
+def block_distances(study) -> plt.Figure:
+    r"""Attention's distance to the law of the linear model :math:`Y_1` and of the best
+    :math:`Y_k` against d, along :math:`d_{qk} = d^{1/2}` and :math:`d^{2/5}` (log-log, ± se, the
+    fitted power laws; series differ by colour, marker and line style)."""
+    fig, ax = plt.subplots(figsize=(7.0, 4.4))
+    i = 0
+    for s in study.blocks:
+        d = np.array([p.d for p in s.points], dtype=float)
+        xs = np.geomspace(d.min(), d.max(), 40)
+        for k in (1, s.best):
+            fit = s.rates[k]
+            style = plotting.series_style(i)
+            label = f"α = {exponent_text(s.alpha)}, law of $Y_{k}$: ρ = " + format_uncertain(
+                fit.rate, rate_se(fit), ONE_OR_TWO, fallback=2
+            )
+            y = [p.to_law[k].ks for p in s.points]
+            err = [p.to_law[k].se for p in s.points]
+            ax.errorbar(
+                d,
+                y,
+                yerr=np.nan_to_num(err),
+                fmt=style["marker"],
+                color=style["color"],
+                capsize=3,
+                markersize=5,
+                label=label,
+            )
+            ax.plot(
+                xs,
+                np.exp(fit.intercept) * xs ** (-fit.rate),
+                color=style["color"],
+                linestyle=style["linestyle"],
+                linewidth=1.2,
+                marker="none",
+            )
+            i += 1
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    sizes = []
+    for v in sorted({p.d for s in study.blocks for p in s.points}):
+        if not sizes or v > 1.15 * sizes[-1]:  # labels that would overlap are left out
+            sizes.append(v)
+    ax.set_xticks(sizes, [str(v) for v in sizes])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    ax.set_xlabel("$d$")
+    ax.set_ylabel("Kolmogorov distance to the law")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
+    return plotting.legible(fig)
+
+
+def phase_diagram(study) -> plt.Figure:
+    r"""The block ratios :math:`c_j = r_j/d` against :math:`\alpha = \log d_{qk}/\log d` at two
+    sizes (lines, one style per block), the critical points :math:`\alpha = 1/j` (dotted), and
+    marked: the measured series, the fixed-:math:`d_{qk}` series and real heads by
+    :math:`(n, d_{qk})` (their :math:`c_2`)."""
+    fig, ax = plt.subplots(figsize=(7.0, 4.8))
+    alphas = np.linspace(0.2, 1.0, 161)
+    sizes = (min(study.params["real_contexts"]), max(study.params["real_contexts"]))
+    for j, style in zip((1, 2, 3), ("-", "--", "-."), strict=True):
+        for n, width in zip(sizes, (0.9, 1.8), strict=True):
+            c = [block_rank(max(1, round(n**a)), j) / n for a in alphas]
+            label = f"$c_{j}$ at $d$ = {n}"
+            ax.plot(
+                alphas,
+                c,
+                color=plotting.series_style(j - 1)["color"],
+                linestyle=style,
+                linewidth=width,
+                marker="none",
+                label=label,
+            )
+        ax.axvline(1.0 / j, color="0.4", linestyle=":", linewidth=1.0)
+    ax.axhline(1.0, color="0.4", linewidth=0.8)
+    marks = []
+    for s in study.blocks:
+        marks.append(
+            (
+                f"measured, α = {exponent_text(s.alpha)} ($c_2$)",
+                "o",
+                [
+                    (
+                        math.log(p.d_qk) / math.log(p.d),
+                        p.ratios[1] if len(p.ratios) > 1 else block_rank(p.d_qk, 2) / p.d,
+                    )
+                    for p in s.points
+                ],
+            )
+        )
+    q = study.params["d_qk"]
+    marks.append(
+        (
+            f"fixed $d_{{qk}}$ = {q} series ($c_2$)",
+            "s",
+            [(math.log(q) / math.log(d), block_rank(q, 2) / d) for d in study.params["d_values"]],
+        )
     )
-
-
-def gap_by_exponent(study) -> plt.Figure:
-    r"""The gap over d at each exponent :math:`\alpha`, with its fit (legend: the rate ± the
-    larger standard error)."""
-    scan = study.scan
-    series = {
-        f"α = {a:g}: ρ = {rate_text(scan.rates[a])}": fitted(scan.points[a], scan.rates[a])
-        for a in scan.alphas
-    }
-    return plotting.legible(plotting.loglog_fits(scan.d_values, series, "$d$", "gap"))
+    marks.append(
+        (
+            f"real head $d_{{qk}}$ = {q}, $n$ = {sizes[0]}, {sizes[1]} ($c_2$)",
+            "*",
+            [(math.log(q) / math.log(n), block_rank(q, 2) / n) for n in sizes],
+        )
+    )
+    for (label, marker, pts), color in zip(marks, ("k", "0.35", "C3", "C4"), strict=False):
+        x, y = zip(*pts, strict=True)
+        ax.plot(x, y, marker=marker, linestyle="none", color=color, markersize=8, label=label)
+    ax.set_yscale("log")
+    ax.set_ylim(1e-3, 1e3)
+    ax.set_xlim(0.2, 1.0)
+    ax.set_xticks(
+        [0.2, 1 / 4, 1 / 3, 0.4, 1 / 2, 0.6, 0.8, 1.0],
+        ["0.2", "1/4", "1/3", "0.4", "1/2", "0.6", "0.8", "1"],
+    )
+    ax.set_xlabel(r"$\alpha = \log d_{qk} / \log d$")
+    ax.set_ylabel("block ratio $c_j = r_j / d$")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    return plotting.legible(fig)
 
 
 def gap_map(study) -> plt.Figure:

@@ -1,8 +1,8 @@
 r"""The glued values and the tables of the head-dimension chapter
 (:class:`~attnspec.chapters.head_dimension.HeadDimension`), and how the chapter writes its
 measurements: a ratio :math:`c = d_{qk}/d` as a fraction, a distance or a fitted rate
-:math:`\rho` (gap :math:`\propto d^{-\rho}`) with its standard error, the real head's exponents
-:math:`\alpha = \log d_{qk}/\log n`. The claims and the figures write them the same way.
+:math:`\rho` (gap :math:`\propto d^{-\rho}`) with its standard error. The claims and the figures
+write them the same way.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ STEPS = {
     ("rows_h", "rows_G"): "3b: Hadamard powers",
     ("rows_G", "lin"): "4: same law (check)",
 }
-#: The exponent where the degree-2 Hadamard block stops being of rank much larger than d.
-HEURISTIC_ALPHA = 0.5
 
 
 def ratio_text(c: float) -> str:
@@ -66,12 +64,6 @@ def mean_se(counts: np.ndarray) -> tuple[float, float]:
     """Mean and standard error :math:`s/\\sqrt n` over trials (NaN standard error for one)."""
     se = float(counts.std(ddof=1) / math.sqrt(counts.size)) if counts.size > 1 else math.nan
     return float(counts.mean()), se
-
-
-def real_exponents(d_qk: int, contexts) -> tuple[float, float]:
-    r"""The exponents :math:`\log d_{qk}/\log n` of a head dimension at the longest and the
-    shortest context n."""
-    return math.log(d_qk) / math.log(max(contexts)), math.log(d_qk) / math.log(min(contexts))
 
 
 # ---- the glued values ----------------------------------------------------------------------------
@@ -128,6 +120,7 @@ def map_values(study) -> dict[str, Any]:
     out["growth_txt"] = format_uncertain(-grow.rate, rate_se(grow), ONE_OR_TWO, fallback=2)
     points = r.series[fixed_key]
     out |= {"fixed_d_min": points[0].d, "fixed_d_max": points[-1].d, "n_sizes": len(points)}
+    out["fixed_trials_dmax"] = points[-1].trials
     out |= {
         "fixed_ks_dmin": round(points[0].gap.ks, 3),
         "fixed_ks_dmax": round(points[-1].gap.ks, 3),
@@ -139,37 +132,6 @@ def map_values(study) -> dict[str, Any]:
     out["law_ks_max"] = round(max(c.ks for c in checks.values()), 4)
     out["law_d"] = next(iter(checks.values())).d
     out["law_ratios"] = ", ".join(ratio_text(c) for c in checks)
-    return out
-
-
-def scan_values(study) -> dict[str, Any]:
-    """The values glued from the scan over :math:`\\alpha` and the real head."""
-    scan, (d_qk, contexts) = study.scan, study.real
-    cross = scan.crossing
-    out = {"alpha_d_min": scan.d_values[0], "alpha_d_max": scan.d_values[-1]}
-    out |= {"alpha_min": min(scan.alphas), "alpha_max": max(scan.alphas)}
-    out |= {"alpha_n": len(scan.alphas), "alpha_heuristic": HEURISTIC_ALPHA}
-    if math.isfinite(cross.alpha):
-        out |= uncertain("alpha_star", cross.alpha, cross.se)
-        out |= {"alpha_bracket_lo": cross.bracket[0], "alpha_bracket_hi": cross.bracket[1]}
-    else:
-        out |= {"alpha_star": math.nan, "alpha_star_se": math.nan, "alpha_star_txt": "n/a"}
-        out |= {"alpha_bracket_lo": math.nan, "alpha_bracket_hi": math.nan}
-    for name, target in (("0_75", 0.75), ("0_5", 0.5)):
-        a = study.nearest_alpha(target)
-        out |= uncertain(f"alpha_rate_{name}", *scan.rate(a))
-        out[f"alpha_rate_{name}_alpha"] = a
-    low = min(scan.alphas)
-    out |= uncertain("alpha_rate_low", *scan.rate(low))
-    pts = scan.points[low]
-    out |= {
-        "alpha_low_ks_dmin": round(pts[0].gap.ks, 3),
-        "alpha_low_ks_dmax": round(pts[-1].gap.ks, 3),
-    }
-    lo, hi = real_exponents(d_qk, contexts)
-    out |= {"real_alpha_min": round(lo, 4), "real_alpha_max": round(hi, 4)}
-    out |= {"real_n_min": min(contexts), "real_n_max": max(contexts)}
-    out["real_n_boundary"] = d_qk * d_qk // 2  # d_qk = sqrt(2 n)
     return out
 
 
@@ -285,25 +247,3 @@ def beta_table(study) -> str:
         for b, points in r.maps.items()
     ]
     return markdown_table(["β", *(f"$d_{{qk}}$ = {k}" for k in heads)], rows)
-
-
-def scan_table(study) -> str:
-    """Per exponent: the head dimensions over the sizes, the gap ± se at each size, the
-    rate."""
-    scan = study.scan
-    rows = []
-    for a in scan.alphas:
-        pts = scan.points[a]
-        rows.append(
-            [f"{a:g}", " → ".join(str(p.d_qk) for p in pts)]
-            + [format_uncertain(p.gap.ks, p.gap.se, ONE_OR_TWO, fallback=3) for p in pts]
-            + [rate_text(scan.rates[a])]
-        )
-    trials = [p.trials for p in scan.points[scan.alphas[0]]]
-    header = [
-        r"$\alpha$",
-        "$d_{qk}$",
-        *(f"$d$ = {d} ({t})" for d, t in zip(scan.d_values, trials, strict=True)),
-        r"rate $\rho$",
-    ]
-    return markdown_table(header, rows)

@@ -1,0 +1,178 @@
+r"""The Hermite-block part of the head-dimension chapter
+(:class:`~attnspec.chapters.head_dimension.HeadDimension`): attention against the laws of
+:math:`Y_1, \dots, Y_K` along :math:`d_{qk} = d^{1/2}` and :math:`d^{2/5}`, the laws against
+sampled :math:`Y_k`, the real heads placed by :math:`(n, d_{qk})`; their values, table and claims.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..experiments.head_dim import rate_se
+from ..experiments.head_dim_blocks import BlockSeries
+from ..models.hermite_blocks import block_rank
+from ..present.claims import Claim, all_hold, interval_below
+from ..present.gluing import uncertain
+from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ..present.tables import markdown_table
+from .head_dimension_tables import distance_text
+
+#: The series' names in glue keys, by exponent.
+NAMES = {0.5: "half", 0.4: "fifth"}
+#: The interval of zero.
+ZERO = (0.0, 0.0)
+
+
+def span(value: float, se: float) -> tuple[float, float]:
+    """value ± 2 se (the whole line when se is not finite)."""
+    return (value - 2 * se, value + 2 * se) if math.isfinite(se) else (-math.inf, math.inf)
+
+
+def exponent_text(alpha: float) -> str:
+    """1/2 or 2/5."""
+    return {0.5: "1/2", 0.4: "2/5"}.get(alpha, f"{alpha:g}")
+
+
+def series_values(series: BlockSeries) -> dict[str, Any]:
+    """Glued values of one series, at its largest size: attention's distance to the linear
+    model's law and to the best :math:`Y_k` law, the best law's rate, the law checks."""
+    name, last, best = NAMES[series.alpha], series.points[-1], series.best
+    fit = series.rates[best]
+    out = {f"{name}_d_min": series.points[0].d, f"{name}_d_max": last.d}
+    out |= {f"{name}_dqk_min": series.points[0].d_qk, f"{name}_dqk_max": last.d_qk}
+    out |= {f"yk_best_{name}": best, f"{name}_trials_max": last.trials}
+    out |= uncertain(f"yk_ks_{name}", last.to_law[best].ks, last.to_law[best].se)
+    out |= uncertain(f"lin_ks_{name}", last.to_law[1].ks, last.to_law[1].se)
+    out |= uncertain(f"yk_rate_{name}", fit.rate, rate_se(fit))
+    out |= uncertain(f"lin_rate_{name}", series.rates[1].rate, rate_se(series.rates[1]))
+    out |= uncertain(f"yk_sampled_{name}", last.sampled[best].ks, last.sampled[best].se)
+    for k in last.check:
+        out[f"check_{name}_{k}"] = round(last.check[k].ks, 4)
+        out[f"floor_{name}_{k}"] = round(last.floor[k].ks, 4)
+        out[f"check_{name}_{k}_first"] = round(series.points[0].check[k].ks, 4)
+    for j, c in enumerate(last.ratios, start=1):
+        out[f"c{j}_{name}"] = round(c, 3)
+    return out
+
+
+def real_values(d_qk: int, contexts) -> dict[str, Any]:
+    r"""A real head of width :math:`d_{qk}`: its block ratios :math:`r_j/n` at the shortest and
+    the longest context, and the context :math:`n = r_2` where block 2's ratio is 1."""
+    r2 = block_rank(d_qk, 2)
+    out = {"real_n_min": min(contexts), "real_n_max": max(contexts), "real_r2": r2}
+    out["real_r3"] = block_rank(d_qk, 3)
+    for n, tag in ((min(contexts), "nmin"), (max(contexts), "nmax")):
+        out[f"real_c2_{tag}"] = round(r2 / n, 2)
+        out[f"real_c3_{tag}"] = round(block_rank(d_qk, 3) / n, 1)
+    return out
+
+
+def block_table(all_series: list[BlockSeries]) -> str:
+    r"""Per series and size: :math:`d_{qk}`, the ratios :math:`c_j`, attention's distance to the
+    law of each :math:`Y_k`, and each :math:`Y_k`'s own distance to its law / its floor."""
+    rows = []
+    k_max = len(all_series[0].points[0].ratios)
+    for s in all_series:
+        for p in s.points:
+            rows.append(
+                [exponent_text(s.alpha), f"{p.d} ({p.trials})", p.d_qk]
+                + [", ".join(f"{c:.3g}" for c in p.ratios)]
+                + [distance_text(p.to_law[k]) for k in range(1, k_max + 1)]
+                + [
+                    f"{fixed(p.check[k].ks, 4)} / {fixed(p.floor[k].ks, 4)}"
+                    for k in range(1, k_max + 1)
+                ]
+            )
+    header = [r"$\alpha$", "$d$ (trials)", "$d_{qk}$", "$c_1, c_2, \\dots$"]
+    header += [f"attention to law $Y_{k}$" for k in range(1, k_max + 1)]
+    header += [f"$Y_{k}$ to its law / floor" for k in range(1, k_max + 1)]
+    return markdown_table(header, rows)
+
+
+def block_claims(all_series: list[BlockSeries]) -> list[Claim]:
+    """The claims of the Hermite-block part: the law against sampled :math:`Y_k`, attention
+    nearer the best :math:`Y_k` law than the linear model's and falling, the asymptotic
+    statement (open)."""
+    book = "this book"
+    first = all_series[0]
+    k_max = len(first.points[0].ratios)
+    out = []
+    for k in range(1, k_max + 1):
+        pts = [p for s in all_series for p in s.points]
+        above = [
+            interval_below(span(p.floor[k].ks, p.floor[k].se), span(p.check[k].ks, p.check[k].se))
+            for p in pts
+        ]
+        verdict = (
+            False
+            if any(x is True for x in above)
+            else (True if all(p.check[k].ks <= p.floor[k].ks for p in pts) else None)
+        )
+        out.append(
+            Claim(
+                f"the limit law of $Y_{k}$ describes sampled $Y_{k}$ at every size",
+                f"{fixed(min(p.check[k].ks for p in pts), 4)}–"
+                f"{fixed(max(p.check[k].ks for p in pts), 4)}; floors "
+                f"{fixed(min(p.floor[k].ks for p in pts), 4)}–"
+                f"{fixed(max(p.floor[k].ks for p in pts), 4)}",
+                "KS to the law ≤ two-sample floor (✓); law − 2 se > floor + 2 se somewhere (✗)",
+                verdict,
+                f"sampled $Y_{k}$ is farther from the law than two samples are from each other "
+                "at some size; whether it is the limit is open (the conjecture is asymptotic)"
+                if verdict is False
+                else "within two standard errors of the floor, not below it.",
+                "Pennington–Worah 2017 (k = 1); this book (conjecture, k ≥ 2)",
+            )
+        )
+    for s in all_series:
+        a = exponent_text(s.alpha)
+        best, fit = s.best, s.rates[s.best]
+        below = all_hold(
+            interval_below(
+                span(p.to_law[best].ks, p.to_law[best].se), span(p.to_law[1].ks, p.to_law[1].se)
+            )
+            for p in s.points
+        )
+        jack = (
+            ""
+            if math.isfinite(fit.se)
+            else " (too few sizes for a residual error: jackknife over trials only)"
+        )
+        out += [
+            Claim(
+                f"at $d_{{qk}} = d^{{{a}}}$ attention is nearer the law of $Y_{best}$ than the "
+                "linear model's at every size",
+                " … ".join(
+                    f"{p.d}: {fixed(p.to_law[best].ks, 3)} against {fixed(p.to_law[1].ks, 3)}"
+                    for p in (s.points[0], s.points[-1])
+                ),
+                "distance + 2 se < linear model's − 2 se at every d",
+                below,
+                "at some size the two distances are not separated by their errors.",
+                book,
+            ),
+            Claim(
+                f"at $d_{{qk}} = d^{{{a}}}$ attention's distance to the law of $Y_{best}$ falls "
+                "with d",
+                f"ρ = {format_uncertain(fit.rate, rate_se(fit), ONE_OR_TWO, fallback=2)}{jack}",
+                "ρ − 2 se > 0",
+                interval_below(ZERO, span(fit.rate, rate_se(fit))),
+                "the rate is not resolved from 0 on these sizes.",
+                book,
+            ),
+        ]
+    out.append(
+        Claim(
+            "at $d_{qk} = d^{1/2}$ attention's bulk tends to the law of $Y_2$ (block 2 at a "
+            "fixed ratio, block 1 outliers, the rest noise)",
+            f"distance at d = {first.points[-1].d}: "
+            + distance_text(first.points[-1].to_law[min(2, k_max)]),
+            "asymptotic: ○ unless the law predicts the finite-d values and they agree",
+            None,
+            "an asymptotic statement: a falling distance over a finite window neither proves nor "
+            "refutes it, and at these sizes attention is not within the noise floor of the law.",
+            "this book (conjecture)",
+        )
+    )
+    return out
