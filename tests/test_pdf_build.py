@@ -4,6 +4,7 @@ the page and printing small pages."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -159,3 +160,52 @@ def test_print_pdf_prints_the_same_bytes_twice_and_leaves_no_copy(tmp_path, monk
         "intro.html",
         "out",
     ]
+
+
+def _checkout(root: Path) -> Path:
+    """A git checkout at ``root`` with one tracked chapter."""
+    import subprocess
+
+    (root / "book").mkdir(parents=True)
+    (root / "book" / "setup.ipynb").write_text("tested text")
+    (root / ".gitignore").write_text("_build/\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True)
+    return root / "book" / "setup.ipynb"
+
+
+def _printer(edit):
+    def print_pdf(source, target):
+        edit()  # what another process does to the tree while the book is printed
+        Path(target).write_bytes(b"%PDF- printed")
+        return target
+
+    return print_pdf
+
+
+def test_a_tree_edited_while_printing_and_restored_is_refused(tmp_path, monkeypatch):
+    """Issue 50, H2: a chapter changed during the single-page build and restored afterwards would
+    put untested text in the PDF; the tree is hashed again after printing."""
+    chapter = _checkout(tmp_path / "tree")
+    target = tmp_path / "tree" / "_build" / "pdf" / "attnspec.pdf"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"%PDF- earlier")
+    monkeypatch.setattr(pdf, "ROOT", tmp_path / "tree")
+    monkeypatch.setattr(pdf, "build_singlehtml", lambda: chapter.write_text("untested text"))
+    monkeypatch.setattr(pdf, "print_pdf", _printer(lambda: chapter.write_text("tested text ")))
+    with pytest.raises(pdf.Refused, match="the tree changed while the PDF was printed"):
+        pdf.build(target)
+    assert target.read_bytes() == b"%PDF- earlier"
+    assert not pdf.printed_record(target).exists()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["attnspec.pdf"]
+
+
+def test_an_unchanged_tree_is_printed_and_recorded(tmp_path, monkeypatch):
+    _checkout(tmp_path / "tree")
+    target = tmp_path / "tree" / "_build" / "pdf" / "attnspec.pdf"
+    monkeypatch.setattr(pdf, "ROOT", tmp_path / "tree")
+    monkeypatch.setattr(pdf, "build_singlehtml", lambda: None)
+    monkeypatch.setattr(pdf, "print_pdf", _printer(lambda: None))
+    assert pdf.build(target) == target and target.read_bytes() == b"%PDF- printed"
+    record = json.loads(pdf.printed_record(target).read_text())
+    assert record["tree"] == pdf.tree_hash(tmp_path / "tree")

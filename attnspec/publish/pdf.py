@@ -206,9 +206,16 @@ def printed_record(target: Path = TARGET) -> Path:
 
 def build(target: Path = TARGET) -> Path:
     """Build ``_build/pdf/attnspec.pdf`` from the stored chapters (nothing is executed), and
-    record beside it the tree it was printed from and its SHA-256 (:func:`printed_record`)."""
+    record beside it the tree it was printed from and its SHA-256 (:func:`printed_record`).
+
+    The tree is hashed before the single-page build and again after printing: if it changed in
+    between, the PDF may hold text of neither tree, so nothing is written (:class:`~.gate.Refused`)
+    and an earlier PDF stays as it was, with its record."""
     tree = tree_hash(ROOT)
-    print_pdf(build_singlehtml(), target)
+    with atomic_path(target) as printed:
+        print_pdf(build_singlehtml(), printed)
+        if tree_hash(ROOT) != tree:
+            raise Refused("the tree changed while the PDF was printed: no PDF written")
     write_json(printed_record(target), {"tree": tree, "sha256": file_digest(target)})
     return target
 
@@ -217,15 +224,16 @@ def _make() -> int:
     try:
         for path in (PDF, printed_record(Path(PDF)).as_posix()):
             in_place(ROOT, path)
+        print(f"wrote {build().relative_to(ROOT)}")
     except Refused as exc:
         print(f"make pdf: refused: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {build().relative_to(ROOT)}")
     return 0
 
 
 def main() -> int:
-    """``make pdf``: 0 when written, 1 when refused (its path runs through a symlink), and one line
+    """``make pdf``: 0 when written, 1 when refused (its path runs through a symlink, or the tree
+    changed while it was printed), and one line
     with 130, 143 or 74 on Ctrl-C, SIGTERM or a system error."""
     return one_line("make pdf", _make)
 
