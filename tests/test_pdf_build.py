@@ -126,9 +126,41 @@ def test_prepare_opens_provenance_and_puts_the_title_page_first(browser, tmp_pat
     pdf.prepare(page)
     first = page.locator("body > :first-child")
     assert first.get_attribute("class") == "attnspec-title-page"
-    assert first.locator("h1, p").all_inner_texts() == pdf.title_lines()
+    assert first.locator("p").all_inner_texts() == pdf.title_lines()
     assert page.locator("details.attnspec-provenance").evaluate("d => d.open")
     assert page.locator("head > style").last.inner_text() == pdf.PRINT_CSS
+
+
+#: a single page shaped like the book's: a chapter nested in the root document's toctree, a link
+#: into the page by its file name, a link to a file, and a folded derivation
+NESTED = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body>
+<article class="bd-article"><section id="intro"><h1>Intro</h1>
+<p>See <a href="book/intro.html#later">later</a>, <a href="_images/x.png">a file</a>,
+<a href="https://example.org/">the web</a>.</p>
+<div class="toctree-wrapper"><span id="document-book/chapters/one"></span>
+<section id="one"><h3>1. One</h3><p>Start.</p><section id="later"><h4>1.1. Later</h4>
+<details class="sd-dropdown"><summary>Derivation</summary><p>Folded text.</p></details>
+</section></section></div></section></article></body></html>"""
+
+
+@pytest.mark.site
+def test_prepare_opens_folds_anchors_links_and_nests_headings_under_parts(
+    browser, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(pdf, "parts", lambda: [["Part I", "book/chapters/one"]])
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "intro.html").write_text(NESTED)
+    page = browser.new_page()
+    page.goto((tmp_path / "book" / "intro.html").as_uri())
+    pdf.prepare(page)
+    assert page.locator("details").evaluate("d => d.open")
+    hrefs = page.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert hrefs == ["#later", None, "https://example.org/"]
+    headings = page.locator("h1, h2, h3, h4, h5, h6").evaluate_all(
+        "hs => hs.map(h => h.tagName + ' ' + h.textContent)"
+    )
+    assert headings == ["H1 Intro", "H1 Part I", "H2 1. One", "H3 1.1. Later"]
+    assert page.locator("#one").evaluate("s => s.parentElement.tagName") == "ARTICLE"
 
 
 @pytest.mark.site
