@@ -144,6 +144,7 @@ def setup(app):
     app.connect("config-inited", _drop_thebe)
     app.connect("config-inited", _colour_mode)
     app.add_js_file("attnspec-offline.js")  # search results without snippets under file://
+    app.add_js_file("attnspec-open-target.js", loading_method="defer")  # #provenance opens it
     # after the theme filled the header buttons (sphinx_book_theme's handler, priority 501)
     app.connect("html-page-context", _download_menu, priority=900)
     app.connect("build-finished", _finish)
