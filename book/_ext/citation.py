@@ -74,9 +74,10 @@ def _footer(app, config) -> None:
 
 
 def _footer_link(app, pagename, templatename, context, doctree) -> None:
-    """The footer's "How to cite" as a link to the Citing page, relative to each page."""
+    """The footer's "How to cite" as a link to the Citing page, relative to each page (in a book
+    that has the page: a re-run page does not)."""
     footer = context.get("theme_extra_footer") or ""
-    if "How to cite" in footer and "pathto" in context:
+    if "How to cite" in footer and "book/citing" in app.env.found_docs:
         href = html.escape(context["pathto"]("book/citing"))
         context["theme_extra_footer"] = footer.replace(
             "How to cite", f'<a href="{href}">How to cite</a>', 1
