@@ -137,3 +137,38 @@ def test_the_mode_bar_offers_no_upload_and_print_shows_the_static_image(browser,
     page.emulate_media(media="print")
     assert page.evaluate(shown) == [False, True, True]  # printed: the static image only
     page.close()
+
+
+def test_the_keyboard_hides_and_shows_a_rung_as_a_legend_click_does(browser, site):
+    page, _ = open_figure(browser, site, "convergence")
+    div = FIGURES["convergence"]
+    first = page.locator(f"#{div} ~ .attnspec-legend-keys button").first
+    first.focus()
+    assert first.is_visible() and first.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => document.getElementById('{div}').data[0].visible === 'legendonly'"
+    )
+    assert first.get_attribute("aria-pressed") == "false"
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => document.getElementById('{div}').data[0].visible === true")
+    page.close()
+
+
+def test_the_mode_bar_clears_the_title_on_a_phone(browser, site):
+    page, _ = open_figure(browser, site, "limit-law", width=390)
+    div = FIGURES["limit-law"]
+    page.wait_for_function(
+        f"() => document.getElementById('{div}')._fullLayout.modebar.orientation === 'v'"
+    )
+    page.locator(f"#{div}").hover()
+    bar = page.locator(f"#{div} .modebar").bounding_box()
+    title = page.locator(f"#{div} .gtitle").bounding_box()
+    overlap = not (
+        bar["x"] >= title["x"] + title["width"]
+        or title["x"] >= bar["x"] + bar["width"]
+        or bar["y"] >= title["y"] + title["height"]
+        or title["y"] >= bar["y"] + bar["height"]
+    )
+    assert not overlap, (bar, title)
+    page.close()

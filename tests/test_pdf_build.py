@@ -4,6 +4,7 @@ the page and printing small pages."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -125,9 +126,41 @@ def test_prepare_opens_provenance_and_puts_the_title_page_first(browser, tmp_pat
     pdf.prepare(page)
     first = page.locator("body > :first-child")
     assert first.get_attribute("class") == "attnspec-title-page"
-    assert first.locator("h1, p").all_inner_texts() == pdf.title_lines()
+    assert first.locator("p").all_inner_texts() == pdf.title_lines()
     assert page.locator("details.attnspec-provenance").evaluate("d => d.open")
     assert page.locator("head > style").last.inner_text() == pdf.PRINT_CSS
+
+
+#: a single page shaped like the book's: a chapter nested in the root document's toctree, a link
+#: into the page by its file name, a link to a file, and a folded derivation
+NESTED = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body>
+<article class="bd-article"><section id="intro"><h1>Intro</h1>
+<p>See <a href="book/intro.html#later">later</a>, <a href="_images/x.png">a file</a>,
+<a href="https://example.org/">the web</a>.</p>
+<div class="toctree-wrapper"><span id="document-book/chapters/one"></span>
+<section id="one"><h3>1. One</h3><p>Start.</p><section id="later"><h4>1.1. Later</h4>
+<details class="sd-dropdown"><summary>Derivation</summary><p>Folded text.</p></details>
+</section></section></div></section></article></body></html>"""
+
+
+@pytest.mark.site
+def test_prepare_opens_folds_anchors_links_and_nests_headings_under_parts(
+    browser, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(pdf, "parts", lambda: [["Part I", "book/chapters/one"]])
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "intro.html").write_text(NESTED)
+    page = browser.new_page()
+    page.goto((tmp_path / "book" / "intro.html").as_uri())
+    pdf.prepare(page)
+    assert page.locator("details").evaluate("d => d.open")
+    hrefs = page.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert hrefs == ["#later", None, "https://example.org/"]
+    headings = page.locator("h1, h2, h3, h4, h5, h6").evaluate_all(
+        "hs => hs.map(h => h.tagName + ' ' + h.textContent)"
+    )
+    assert headings == ["H1 Intro", "H1 Part I", "H2 1. One", "H3 1.1. Later"]
+    assert page.locator("#one").evaluate("s => s.parentElement.tagName") == "ARTICLE"
 
 
 @pytest.mark.site
@@ -159,3 +192,52 @@ def test_print_pdf_prints_the_same_bytes_twice_and_leaves_no_copy(tmp_path, monk
         "intro.html",
         "out",
     ]
+
+
+def _checkout(root: Path) -> Path:
+    """A git checkout at ``root`` with one tracked chapter."""
+    import subprocess
+
+    (root / "book").mkdir(parents=True)
+    (root / "book" / "setup.ipynb").write_text("tested text")
+    (root / ".gitignore").write_text("_build/\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True)
+    return root / "book" / "setup.ipynb"
+
+
+def _printer(edit):
+    def print_pdf(source, target):
+        edit()  # what another process does to the tree while the book is printed
+        Path(target).write_bytes(b"%PDF- printed")
+        return target
+
+    return print_pdf
+
+
+def test_a_tree_edited_while_printing_and_restored_is_refused(tmp_path, monkeypatch):
+    """Issue 50, H2: a chapter changed during the single-page build and restored afterwards would
+    put untested text in the PDF; the tree is hashed again after printing."""
+    chapter = _checkout(tmp_path / "tree")
+    target = tmp_path / "tree" / "_build" / "pdf" / "attnspec.pdf"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"%PDF- earlier")
+    monkeypatch.setattr(pdf, "ROOT", tmp_path / "tree")
+    monkeypatch.setattr(pdf, "build_singlehtml", lambda: chapter.write_text("untested text"))
+    monkeypatch.setattr(pdf, "print_pdf", _printer(lambda: chapter.write_text("tested text ")))
+    with pytest.raises(pdf.Refused, match="the tree changed while the PDF was printed"):
+        pdf.build(target)
+    assert target.read_bytes() == b"%PDF- earlier"
+    assert not pdf.printed_record(target).exists()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["attnspec.pdf"]
+
+
+def test_an_unchanged_tree_is_printed_and_recorded(tmp_path, monkeypatch):
+    _checkout(tmp_path / "tree")
+    target = tmp_path / "tree" / "_build" / "pdf" / "attnspec.pdf"
+    monkeypatch.setattr(pdf, "ROOT", tmp_path / "tree")
+    monkeypatch.setattr(pdf, "build_singlehtml", lambda: None)
+    monkeypatch.setattr(pdf, "print_pdf", _printer(lambda: None))
+    assert pdf.build(target) == target and target.read_bytes() == b"%PDF- printed"
+    record = json.loads(pdf.printed_record(target).read_text())
+    assert record["tree"] == pdf.tree_hash(tmp_path / "tree")

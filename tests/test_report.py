@@ -111,3 +111,24 @@ def test_a_claim_the_data_cannot_resolve_is_a_third_verdict():
     assert "- ○ *open*: the test has no power" in text
     assert [c.as_dict()["holds"] for c in claims] == [True, None]
     assert [verdict(h) for h in (True, False, None)] == ["✓", "✗", "○"]
+
+
+def test_a_claim_is_one_emphasis_whatever_its_stars_and_underscores():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    from attnspec.present.tables import emphasized
+
+    myst = MarkdownIt().use(dollarmath_plugin)  # the book's Markdown: CommonMark with $…$ math
+
+    for claim, shown in [
+        ("Hadamard-power hypothesis: α* = 1/2", "Hadamard-power hypothesis: α* = 1/2"),
+        ("below α*, d_qk = 64 lies above α*", "below α*, d_qk = 64 lies above α*"),
+        (
+            "$a_*$ and `x*y`, *not* it",
+            '<span class="math inline">a_*</span> and <code>x*y</code>, *not* it',
+        ),
+    ]:
+        assert myst.render(emphasized(claim)) == f"<p><em>{shown}</em></p>\n"
+    text = claims_markdown([Claim("α* = 1/2", "0.4", "< 1", False, "too low")])
+    assert text.endswith(r"- ✗ *α\* = 1/2*: too low")

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from tests.helpers import probe_page
+from tests.helpers import chromium, probe_page
 
 pytestmark = pytest.mark.slow  # executes a chapter or installs the package
 
@@ -92,3 +92,33 @@ def test_diff_of_the_run_lists_changed_values(run_folder):
     first = done.stdout.splitlines()[0]
     changed = int(re.match(r"chapter ladder: (\d+) of \d+ glued values changed", first).group(1))
     assert changed > 0 and "values unchanged" in done.stdout
+
+
+#: the page's links that lead nowhere: an anchor missing from the page ("#" is its top), or a file
+#: (the page is one file: what it shows is embedded, what it refers to is another host's)
+DEAD_LINKS = """() => [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))
+  .filter(h => h.startsWith('#')
+    ? h !== '#' && !document.getElementById(decodeURIComponent(h.slice(1)))
+    : !/^(?:https?:|data:|mailto:)/.test(h))"""
+#: cross-references Sphinx could not resolve (left as text, not a link), and headings' pilcrows
+UNRESOLVED = """() => [...document.querySelectorAll('.xref:not(a .xref), a.headerlink')]
+  .map(x => x.textContent)"""
+
+
+@pytest.mark.site  # needs chromium (make browser)
+def test_page_passes_the_sites_checks(run_folder):
+    """What the site's chapter pages pass (tests/test_site.py): no raw TeX, unresolved role or
+    repr in the text, no console error, nothing wider than a phone; and no dead link, no
+    unresolved cross-reference, a way back to the published chapter and a reference list."""
+    from tests.test_site import PHONE, defects, read
+
+    errors: list[str] = []
+    with chromium() as tab:
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+        seen = read(tab, run_folder / "ladder.html")
+        dead, unresolved = tab.evaluate(DEAD_LINKS), tab.evaluate(UNRESOLVED)
+    assert defects(seen["text"]) == []
+    assert errors == [] and seen["phone_width"] <= PHONE
+    assert dead == [] and unresolved == []
+    assert "The published chapter" in seen["text"] and "References" in seen["text"]

@@ -8,6 +8,8 @@ nothing raises.
 
 from __future__ import annotations
 
+import re
+
 from ..core.config import PARAMETERS
 from ..models.ladder import LADDER
 from .claims import Claim, counts_sentence, verdict
@@ -26,6 +28,19 @@ def _cell(value) -> str:
     )
 
 
+#: what Markdown emphasis leaves as it is: ``$…$`` math, roles ``{name}`…``` and code ``…``
+_VERBATIM = re.compile(r"(\$[^$]*\$|\{[\w:-]+\}`[^`]*`|`[^`]*`)")
+
+
+def emphasized(text: str) -> str:
+    r"""``text`` in Markdown emphasis, ``*text*``, with every ``*`` and ``_`` of its prose escaped
+    (``α*`` becomes ``α\*``), so that none of them ends the emphasis early; math, roles and code
+    are left as they are."""
+    parts = _VERBATIM.split(str(text))
+    prose = (p if i % 2 else re.sub(r"([*_])", r"\\\1", p) for i, p in enumerate(parts))
+    return f"*{''.join(prose)}*"
+
+
 def markdown_table(header: list[str], rows: list[list]) -> str:
     """A GitHub-flavoured Markdown table; cells are converted with ``str`` and ``|`` is escaped."""
     lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
@@ -40,7 +55,9 @@ def claims_markdown(claims: list[Claim]) -> str:
     held = sum(c.holds is not None and bool(c.holds) for c in claims)
     open_ = sum(c.holds is None for c in claims)
     text += f"\n\n{counts_sentence(held, open_, len(claims), ' at these parameters')}."
-    notes = [f"- {verdict(c.holds)} *{c.claim}*: {c.if_fails}" for c in claims if not c.holds]
+    notes = [
+        f"- {verdict(c.holds)} {emphasized(c.claim)}: {c.if_fails}" for c in claims if not c.holds
+    ]
     if notes:
         text += "\n\n" + "\n".join(notes)
     return text

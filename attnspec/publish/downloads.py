@@ -9,7 +9,10 @@ site (``_build/site``) and adds ``downloads/``:
 - ``index.html``, which lists each file with its size and SHA-256.
 
 The pages reach ``downloads/index.html`` at the site's published address (the footer,
-``book/_ext/citation.py``; :mod:`attnspec.publish.repository`). Neither the site nor the archive
+``book/_ext/citation.py``; :mod:`attnspec.publish.repository`). A page that says where the files
+are (the Citing page, the landing page's "Cite this book" box) shows :data:`UNPUBLISHED`, how to
+make them, wherever the site has no ``downloads/``; here it becomes links to them
+(:func:`link_downloads`). Neither the site nor the archive
 holds these files: the archive holds the site, and no file can state its own checksum.
 
 The folder is built beside its place and renamed into it, so it is whole or absent, and it is
@@ -22,6 +25,7 @@ import argparse
 import hashlib
 import html
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -37,6 +41,50 @@ from .pdf import TARGET as PDF
 
 PAGES = f"{BUILD}/pages"
 DOWNLOADS = "downloads"
+
+
+#: the paragraph of a page that says where the PDF and the archive are
+MARK = '<p class="attnspec-downloads">'
+#: what it says in a copy of the site without ``downloads/`` (the built site, the archive's copy)
+UNPUBLISHED = (
+    f"{MARK}This copy of the site has no <code>downloads/</code> folder, so it links neither the "
+    "PDF nor the supplement archive: the published site serves both beside the book, and a "
+    "checkout makes them with <code>make pdf</code> (the PDF, "
+    "<code>_build/pdf/attnspec.pdf</code>) and <code>make dist</code> (the archive, in "
+    "<code>dist/</code>).</p>"
+)
+
+
+def published(prefix: str, files: list[str]) -> str:
+    """The paragraph of :data:`MARK` in the published layout: the downloads page, the PDF and the
+    archive (``files``), linked by ``prefix`` (the way from the page to ``downloads/``)."""
+    e = html.escape
+    pdf, archive = files
+    return (
+        f"{MARK}This site serves both files beside the book, each with its size and SHA-256 on "
+        f'<a href="{e(prefix)}index.html">its downloads page</a>: '
+        f'<a href="{e(prefix + pdf)}">the PDF, <code>{e(pdf)}</code></a>, and '
+        f'<a href="{e(prefix + archive)}">the supplement archive, <code>{e(archive)}</code></a>. '
+        "A checkout makes them with <code>make pdf</code> and <code>make dist</code>.</p>"
+    )
+
+
+def link_downloads(site: Path, files: list[str]) -> list[Path]:
+    """Replace :data:`MARK`'s paragraph in every page of ``site`` (which has ``downloads/``) by
+    :func:`published`; return the pages changed."""
+    changed = []
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if MARK not in text:
+            continue
+        prefix = os.path.relpath(site / DOWNLOADS, page.parent).replace(os.sep, "/") + "/"
+        paragraph = published(prefix, files)
+        page.write_text(
+            re.sub(re.escape(MARK) + r".*?</p>", lambda _, p=paragraph: p, text, flags=re.S),
+            encoding="utf-8",
+        )
+        changed.append(page)
+    return changed
 
 
 def index_html(files: dict[str, bytes]) -> str:
@@ -84,6 +132,7 @@ def assemble(site: Path, pdf: Path, archive: Path, output: Path) -> Path:
             (downloads / f).write_bytes(data)
         (downloads / SUMS).write_text(sums)
         (downloads / "index.html").write_text(index_html(files))
+        link_downloads(work, list(files))
         shutil.rmtree(output, ignore_errors=True)
         os.replace(work, output)
     finally:

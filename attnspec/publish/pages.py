@@ -30,7 +30,7 @@ from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
 from ..present.claims import counts_sentence, verdict
 from ..present.numbers import format_power_of_ten
-from ..present.tables import markdown_table
+from ..present.tables import emphasized, markdown_table
 from .chapters import toc_chapter_names
 from .execution import execute_notebook, read_notebook
 from .paths import BOOK, EXECUTED, PAGE_SOURCES
@@ -413,7 +413,7 @@ def findings_markdown(stored: StoredChapters) -> str:
     ):
         listed = [
             f"- {verdict(wanted)} {g.number}. {chapter_link(g.chapter, g.title)}, "
-            f"*{c.get('claim', '')}*: {c.get('if_fails', '')}"
+            f"{emphasized(c.get('claim', ''))}: {c.get('if_fails', '')}"
             for g in groups
             for c in g.claims
             if c.get("holds") is wanted

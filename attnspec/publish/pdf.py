@@ -39,6 +39,9 @@ SINGLE = ROOT / "_build" / "singlehtml"
 PDF = "_build/pdf/attnspec.pdf"
 TARGET = ROOT / PDF
 CHROMIUM = "/usr/bin/chromium"
+#: the API reference, printed as an appendix after the book
+API = "book/api"
+APPENDIX = "Appendix: API reference"
 #: Chromium's switches, without network of its own (Playwright adds ``--headless``)
 FLAGS = [
     "--no-sandbox",
@@ -59,23 +62,123 @@ TYPESET = """() => {
   const ready = window.MathJax?.startup?.promise;
   ready ? ready.then(mark, mark) : mark();
 }"""
-#: opens the provenance blocks, puts the title page first and adds the print style sheet
-PREPARE = """({lines, css}) => {
-  document.querySelectorAll('details.attnspec-provenance').forEach(d => { d.open = true; });
+#: readies the single page for print (see :func:`prepare`); ``parts`` are ``[caption, docname]``
+PREPARE = """({lines, css, parts}) => {
+  // every folded block printed open: dropdowns, folded cells and outputs, provenance
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  document.querySelectorAll('.toggle-hidden').forEach(e => e.classList.remove('toggle-hidden'));
+  // each document at the top level, in reading order (singlehtml nests them in toctrees)
+  const spans = [...document.querySelectorAll('span[id^="document-"]')];
+  let at = spans.length ? spans[0].parentElement.closest('section') : null;
+  while (at && at.parentElement.closest('section')) at = at.parentElement.closest('section');
+  const docs = [];
+  spans.forEach(span => {
+    const doc = span.nextElementSibling;
+    if (!at || !doc || doc.tagName !== 'SECTION') return;
+    at.after(span, doc); at = doc; docs.push(doc);
+    doc.classList.add('attnspec-document');
+  });
+  document.querySelectorAll('.toctree-wrapper').forEach(w => {
+    if (!w.querySelector('section')) w.remove();
+  });
+  // a heading per part; a document's headings one level below its part's
+  const level = h => Number(h.tagName[1]);
+  const retag = (h, n) => {
+    const to = document.createElement('h' + Math.min(6, Math.max(1, n)));
+    [...h.attributes].forEach(a => to.setAttribute(a.name, a.value));
+    to.append(...h.childNodes); h.replaceWith(to);
+  };
+  const first = docs.length ? docs[0].previousElementSibling.previousElementSibling : null;
+  const sections = [first, ...docs].filter(Boolean);
+  const partOf = new Set();
+  parts.forEach(([caption, docname]) => {
+    const span = document.getElementById('document-' + docname);
+    if (!span) return;
+    const heading = document.createElement('h1');
+    heading.className = 'attnspec-part';
+    heading.id = 'attnspec-part-' + docname.replace(/\\W+/g, '-');
+    heading.textContent = caption;
+    span.before(heading);
+    span.nextElementSibling.classList.add('attnspec-after-part');
+  });
+  let inPart = false;
+  const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+  sections.forEach(doc => {
+    if (doc.previousElementSibling?.previousElementSibling?.classList.contains('attnspec-part'))
+      inPart = true;
+    const headings = [...doc.querySelectorAll(HEADINGS)].filter(h => !h.closest('.cell_output'));
+    if (!headings.length) return;
+    const top = inPart ? 2 : 1, shift = top - level(headings[0]);
+    headings.forEach((h, i) => retag(h, i ? Math.max(top + 1, level(h) + shift) : top));
+  });
+  // headings a cell printed (Markdown output) go below the section that holds the cell
+  document.querySelectorAll('.cell_output').forEach(output => {
+    const headings = [...output.querySelectorAll(HEADINGS)];
+    if (!headings.length) return;
+    const section = output.closest('section');
+    const owner = section && [...section.querySelectorAll(HEADINGS)]
+      .find(h => h.closest('section') === section && !h.closest('.cell_output'));
+    const below = owner ? level(owner) + 1 : 3, least = Math.min(...headings.map(level));
+    headings.forEach(h => retag(h, below + level(h) - least));
+  });
+  // no pilcrows and no print-only copy of the title; no sentence about the site's downloads
+  document.querySelectorAll('a.headerlink, .onlyprint, .attnspec-downloads')
+    .forEach(e => e.remove());
+  // links into this page become anchors in it; links to files no reader has lose their target
+  document.querySelectorAll('a[href]').forEach(a => {
+    const url = new URL(a.href, document.baseURI);
+    if (url.protocol !== 'file:') return;
+    const id = decodeURIComponent(url.hash.slice(1));
+    if (id && document.getElementById(id)) a.setAttribute('href', '#' + id);
+    else a.removeAttribute('href');
+  });
+  // names in code break after a dot, slash or underscore, never inside a word
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode: n => n.parentElement.closest('code') && !n.parentElement.closest('pre')
+      ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT,
+  });
+  const texts = [];
+  while (walker.nextNode()) texts.push(walker.currentNode);
+  texts.forEach(t => {
+    const pieces = t.data.split(/(?<=[._\\/])(?=[^._\\/])/);
+    if (pieces.length < 2) return;
+    const run = document.createDocumentFragment();
+    pieces.forEach((piece, i) => {
+      if (i) run.append(document.createElement('wbr'));
+      run.append(piece);
+    });
+    t.replaceWith(run);
+  });
+  // a heading stays on the page of what follows it
+  document.querySelectorAll('h2, h3, h4, h5, h6').forEach(h => {
+    const next = h.nextElementSibling;
+    if (!next || next.tagName === 'SECTION' || /^H[1-6]$/.test(next.tagName)) return;
+    const keep = document.createElement('div');
+    keep.className = 'attnspec-keep';
+    h.before(keep); keep.append(h, next);
+  });
   const title = document.createElement('section');
   title.className = 'attnspec-title-page';
   lines.forEach((text, i) => {
-    title.appendChild(document.createElement(i ? 'p' : 'h1')).textContent = text;
+    const line = title.appendChild(document.createElement('p'));
+    line.textContent = text;
+    if (!i) line.className = 'attnspec-title';
   });
   document.body.prepend(title);
   document.head.appendChild(document.createElement('style')).textContent = css;
 }"""
-#: how ``page.pdf()`` prints: A4 with these margins, backgrounds (as on screen), tagged
+#: the title of each heading the printed page shows, in order: the outline's entries
+TITLES = """() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+  .filter(h => h.getClientRects().length)
+  .map(h => h.innerText.replace(/\\s+/g, ' ').trim())"""
+#: how ``page.pdf()`` prints: A4 with these margins, backgrounds (as on screen), tagged, with an
+#: outline (bookmarks) from the headings
 PRINT = {
     "format": "A4",
     "margin": dict(top="16mm", bottom="16mm", left="14mm", right="14mm"),
     "print_background": True,
     "tagged": True,
+    "outline": True,
 }
 PRINT_CSS = """
 @media print {
@@ -84,12 +187,23 @@ PRINT_CSS = """
     display: none !important;
   }
   .bd-main .bd-content .bd-article-container { max-width: 100% !important; }
-  pre { white-space: pre-wrap; overflow-wrap: anywhere; }  /* a page cannot scroll sideways */
-  figure, img, .cell_output, table { break-inside: avoid; }
-  h1, h2, h3 { break-after: avoid; }
+  /* a page cannot scroll sideways: long code lines wrap, at a space where there is one */
+  pre { white-space: pre-wrap; overflow-wrap: break-word; font-size: 8pt; }
+  code, .pre { word-break: normal !important; overflow-wrap: break-word !important;
+    hyphens: none !important; }
+  figure, img, .cell, .cell_output, table, .cell_input, .attnspec-keep,
+  dl.py > dt { break-inside: avoid; }
+  h1, h2, h3, h4, h5, h6 { break-after: avoid; }
+  .attnspec-part, .attnspec-document:not(.attnspec-after-part) { break-before: page; }
+  .bd-main .bd-content .bd-article h1.attnspec-part { display: block; font-size: 2em;
+    margin: 0 0 1.2em; }
+  .bd-main .bd-content .bd-article section > h1 { display: block !important; }
+  figcaption, figcaption *, .caption, .caption-text { color: #000 !important; }
+  details > summary { list-style: none; }
+  details > summary::marker, details > summary .sd-summary-state-marker { display: none; }
 }
 .attnspec-title-page { break-after: page; text-align: center; padding-top: 30vh; }
-.attnspec-title-page h1 { font-size: 2.2em; margin-bottom: 0.6em; }
+.attnspec-title-page .attnspec-title { font-size: 2.2em; font-weight: bold; margin-bottom: 0.6em; }
 .attnspec-title-page p { font-size: 1.2em; margin: 0.4em 0; }
 """
 
@@ -102,6 +216,41 @@ def title_lines() -> list[str]:
     config = yaml.safe_load(CONFIG.read_text())
     released = f"Version {__version__}, released {release_date()}"
     return [str(config["title"]), str(config["author"]), released]
+
+
+def _outline_entries(pdf) -> list:
+    """The outline's entries of a pikepdf ``pdf``, depth first (the order of their headings)."""
+    found = []
+
+    def walk(item):
+        while item is not None:
+            found.append(item)
+            walk(item.get("/First"))
+            item = item.get("/Next")
+
+    outlines = pdf.Root.get("/Outlines")
+    walk(outlines.get("/First") if outlines is not None else None)
+    return found
+
+
+def retitled(pdf: bytes, titles: list[str]) -> bytes:
+    """``pdf`` with its outline's entries titled ``titles``, in order: Chromium titles an entry
+    from the heading's text runs on the page, which repeat or lose words where a heading wraps."""
+    import io
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        entries = _outline_entries(doc)
+        if len(entries) != len(titles):
+            raise RuntimeError(f"the outline has {len(entries)} entries for {len(titles)} headings")
+        if not entries:
+            return pdf
+        for entry, title in zip(entries, titles, strict=True):
+            entry.Title = pikepdf.String(title)
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True)
+        return out.getvalue()
 
 
 def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
@@ -164,10 +313,30 @@ def typeset(page) -> None:
         raise RuntimeError(f"{left} formulas were not typeset")
 
 
+def parts(toc: Path = ROOT / "_toc.yml") -> list[list[str]]:
+    """``[caption, first document]`` of each part of the table of contents, in order, and the API
+    reference as an appendix after them."""
+    import yaml
+
+    found = [
+        [str(part["caption"]), part["chapters"][0]["file"]]
+        for part in yaml.safe_load(toc.read_text()).get("parts", [])
+        if part.get("caption") and part.get("chapters")
+    ]
+    return found + [[APPENDIX, API]]
+
+
 def prepare(page) -> None:
-    """Open the provenance blocks of the Playwright ``page``, put the title page
-    (:func:`title_lines`) first and add the print style sheet."""
-    page.evaluate(PREPARE, {"lines": title_lines(), "css": PRINT_CSS})
+    """Ready the Playwright ``page`` of the whole book for print.
+
+    Every folded block (dropdown, folded cell or output, provenance) is opened. Each document is
+    moved to the top level, under a heading per part (:func:`parts`), and its headings renumbered
+    below it, so that the outline has one bookmark per part, chapter and section. Links into the
+    page become anchors in it and links to files lose their target (no ``file:`` link). Names in
+    code may break after a dot, slash or underscore only, and a heading is kept with what follows.
+    Then the title page (:func:`title_lines`) goes first and the print style sheet is added.
+    """
+    page.evaluate(PREPARE, {"lines": title_lines(), "css": PRINT_CSS, "parts": parts()})
 
 
 def print_pdf(source: Path, target: Path) -> Path:
@@ -189,13 +358,15 @@ def print_pdf(source: Path, target: Path) -> Path:
                 page.goto(copy.as_uri(), wait_until="load")
                 typeset(page)
                 prepare(page)
+                page.emulate_media(media="print")
+                titles = page.evaluate(TITLES)
                 pdf = page.pdf(**PRINT)
             finally:
                 browser.close()
     finally:
         copy.unlink(missing_ok=True)
     with atomic_path(target) as tmp:
-        tmp.write_bytes(reproducible(pdf, release_date()))
+        tmp.write_bytes(retitled(reproducible(pdf, release_date()), titles))
     return target
 
 
@@ -206,9 +377,16 @@ def printed_record(target: Path = TARGET) -> Path:
 
 def build(target: Path = TARGET) -> Path:
     """Build ``_build/pdf/attnspec.pdf`` from the stored chapters (nothing is executed), and
-    record beside it the tree it was printed from and its SHA-256 (:func:`printed_record`)."""
+    record beside it the tree it was printed from and its SHA-256 (:func:`printed_record`).
+
+    The tree is hashed before the single-page build and again after printing: if it changed in
+    between, the PDF may hold text of neither tree, so nothing is written (:class:`~.gate.Refused`)
+    and an earlier PDF stays as it was, with its record."""
     tree = tree_hash(ROOT)
-    print_pdf(build_singlehtml(), target)
+    with atomic_path(target) as printed:
+        print_pdf(build_singlehtml(), printed)
+        if tree_hash(ROOT) != tree:
+            raise Refused("the tree changed while the PDF was printed: no PDF written")
     write_json(printed_record(target), {"tree": tree, "sha256": file_digest(target)})
     return target
 
@@ -217,15 +395,16 @@ def _make() -> int:
     try:
         for path in (PDF, printed_record(Path(PDF)).as_posix()):
             in_place(ROOT, path)
+        print(f"wrote {build().relative_to(ROOT)}")
     except Refused as exc:
         print(f"make pdf: refused: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {build().relative_to(ROOT)}")
     return 0
 
 
 def main() -> int:
-    """``make pdf``: 0 when written, 1 when refused (its path runs through a symlink), and one line
+    """``make pdf``: 0 when written, 1 when refused (its path runs through a symlink, or the tree
+    changed while it was printed), and one line
     with 130, 143 or 74 on Ctrl-C, SIGTERM or a system error."""
     return one_line("make pdf", _make)
 

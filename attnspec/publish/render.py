@@ -2,8 +2,11 @@
 
 :func:`render_html` builds a one-page Jupyter Book (Sphinx + myst-nb, the book's ``_config.yml``:
 sphinx-book-theme, the bundled MathJax 3, execution off) in a temporary folder beside the notebook,
-so every glue role shows the re-run's value. The page opens with the parameters of the run and a
-table of what changed against the published chapter (:mod:`attnspec.publish.provenance`).
+so every glue role shows the re-run's value. The page opens with the parameters of the run, a
+table of what changed against the published chapter (:mod:`attnspec.publish.provenance`) and the
+way back to that chapter. References to other chapters become links into the published book, or
+words that say what and where they are (``book/_ext/rerun_refs.py``); citations resolve to a
+reference list at the end of the page.
 Stylesheets, scripts, fonts and figures are then embedded as ``data:`` URIs: the page is one file
 that loads nothing from another host and typesets its math offline.
 """
@@ -26,10 +29,39 @@ from ..core.errors import InvalidInput
 from ..present.tables import markdown_table
 from .chapters import Chapter
 from .paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
+from .provenance import printable
+from .repository import site_url
 
 
 def _value(value) -> str:
     return ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
+
+
+def shortened(text: str | None, width: int = 60) -> str:
+    """``text`` on one line, cut to about ``width`` characters, never inside ``$…$`` math or a
+    role: what a table cell of the page shows of a long value (``–`` for none)."""
+    if text is None:
+        return "–"
+    text = printable(" ".join(str(text).split()))
+    if len(text) <= width:
+        return text
+    cut = text[:width]
+    if cut.count("$") % 2:
+        cut = cut[: cut.rfind("$")]
+    if cut.count("`") % 2:
+        cut = cut[: cut.rfind("{", 0, cut.rfind("`"))]
+    return cut.rstrip() + " …"
+
+
+def back_to(chap: Chapter) -> str:
+    """Markdown that leads from the re-run page to the published chapter."""
+    url = site_url()
+    if url:
+        return f"[The published chapter]({url}book/chapters/{chap.name}.html) shows the defaults."
+    return (
+        f"The published chapter, *{chap.title}* in the book, shows the defaults (this copy knows "
+        "no published address to link)."
+    )
 
 
 def preface(chap: Chapter, parameters: dict, results_file: Path | None) -> str:
@@ -54,7 +86,7 @@ def preface(chap: Chapter, parameters: dict, results_file: Path | None) -> str:
     text = [
         "```{admonition} Re-run of this chapter\n:class: important\n",
         "This page shows the chapter re-executed with the parameters below; every number in the "
-        "prose and every figure comes from this run.\n",
+        f"prose and every figure comes from this run. {back_to(chap)}\n",
         markdown_table(["parameter", "this run", "published", ""], rows),
         "",
     ]
@@ -74,7 +106,11 @@ def preface(chap: Chapter, parameters: dict, results_file: Path | None) -> str:
             text.append(
                 markdown_table(
                     ["key", "published", "this run", "relative change"],
-                    provenance.changed_rows(result),
+                    [
+                        [f"`{printable(v.key)}`", shortened(v.b), shortened(v.a)]
+                        + [provenance.format_rel(v.rel_change)]
+                        for v in result.changed
+                    ],
                 )
             )
         if not result.claims_compared:
@@ -103,7 +139,8 @@ def _config(work: Path) -> dict:
     config["execute"] = {"execute_notebooks": "off"}
     config["bibtex_bibfiles"] = ["references.bib"]
     config.setdefault("sphinx", {})["local_extensions"] = {
-        "local_mathjax": str(EXTENSIONS.resolve())
+        "local_mathjax": str(EXTENSIONS.resolve()),
+        "rerun_refs": str(EXTENSIONS.resolve()),
     }
     # an interactive figure shows its static rendering (image/png): the one-file page has no plotly
     config["sphinx"].setdefault("config", {})["nb_mime_priority_overrides"] = [
@@ -144,9 +181,16 @@ def _inline_css(path: Path) -> bytes:
     return re.sub(r"url\((['\"]?)([^)'\"]+)\1\)", repl, css).encode()
 
 
+#: a heading's pilcrow link, and a link around a figure to its image file (which the one-file
+#: page does not have)
+_HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
+_IMAGE_LINK = re.compile(r'<a\b[^>]*\bhref="_images/[^"]*"[^>]*>\s*(<img\b[^>]*>)\s*</a>', re.S)
+
+
 def inline(page: Path) -> str:
-    """``page`` with every local stylesheet, script and image embedded as a ``data:`` URI."""
-    html = page.read_text()
+    """``page`` with every local stylesheet, script and image embedded as a ``data:`` URI, without
+    the headings' pilcrow links and the links from figures to their image files."""
+    html = _IMAGE_LINK.sub(r"\1", _HEADERLINK.sub("", page.read_text()))
     base = page.parent
     html = re.sub(r"<link\b[^>]*\brel=\"(?:preload|prefetch|modulepreload)\"[^>]*>", "", html)
 
@@ -190,6 +234,10 @@ def render_html(notebook: str | Path, chap: Chapter, target: str | Path | None =
             "\n"
         )  # the page opens with the run: right below the title
         first.source = f"{title}\n\n{opening}\n\n{rest}"
+        if any("{cite" in c.source for c in nb.cells if c.cell_type == "markdown"):
+            nb.cells.append(
+                nbformat.v4.new_markdown_cell("## References\n\n```{bibliography}\n```")
+            )
         nbformat.write(nb, work / f"{name}.ipynb")
         if results_file.is_file():
             shutil.copy2(results_file, work / f"{name}.results.json")

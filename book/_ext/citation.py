@@ -9,7 +9,16 @@ names one. With an address:
   published site (``downloads/``: the PDF and the supplement archive, with their sizes and SHA-256,
   written by :mod:`attnspec.publish.downloads`), by absolute address, so that the copy in the
   archive links the published files too;
-- the ``@software`` entry on the Citing page gets its ``url``.
+- the ``@software`` entry on the Citing page gets its ``url`` (without one, the page says why it
+  has none).
+
+The landing page (the root document) opens with a "Cite this book" box: the version, its release
+date, the ``@software`` entry of the Citing page and where the PDF and the archive are. A paragraph
+of class ``attnspec-downloads`` says how to make them; the published layout
+(:mod:`attnspec.publish.downloads`) replaces it with links to its ``downloads/`` folder, so no copy
+of the site links files it does not have. The footer's "How to cite" links the Citing page, and the
+reference lists leave out each entry's internal ``note`` (``Checked: …``, where the reference was
+checked), which stays in ``references.bib`` (the ``attnspec`` bibliography style).
 
 Every chapter page (a page with ``NAME.results.json``) ends with a section "Cite this chapter": a
 BibTeX ``@incollection`` entry with the chapter's title, the book, its version and year, and the
@@ -24,8 +33,12 @@ from importlib.metadata import version
 from pathlib import Path
 
 from docutils import nodes
+from pybtex.database import Entry
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.unsrt import Style as Unsrt
 from sphinx import addnodes
 
+from attnspec.publish.downloads import UNPUBLISHED
 from attnspec.publish.pdf import release_date
 from attnspec.publish.repository import repository_url, site_url
 
@@ -60,6 +73,74 @@ def _footer(app, config) -> None:
         options["use_repository_button"] = True
 
 
+def _footer_link(app, pagename, templatename, context, doctree) -> None:
+    """The footer's "How to cite" as a link to the Citing page, relative to each page (in a book
+    that has the page: a re-run page does not)."""
+    footer = context.get("theme_extra_footer") or ""
+    if "How to cite" in footer and "book/citing" in app.env.found_docs:
+        href = html.escape(context["pathto"]("book/citing"))
+        context["theme_extra_footer"] = footer.replace(
+            "How to cite", f'<a href="{href}">How to cite</a>', 1
+        )
+
+
+class Style(Unsrt):
+    """BibTeX's ``unsrt`` without a ``note`` that starts with ``Checked:``: where an entry was
+    checked is for the book's authors (``references.bib``), not for its readers."""
+
+    def format_entry(self, label, entry, bib_data=None):
+        if str(entry.fields.get("note", "")).startswith("Checked:"):
+            fields = {k: v for k, v in entry.fields.items() if k.lower() != "note"}
+            shown = Entry(entry.type, fields=fields, persons=entry.persons)
+            shown.key = getattr(entry, "key", None)
+            entry = shown
+        return super().format_entry(label, entry, bib_data=bib_data)
+
+
+def software_entry(srcdir: Path) -> str:
+    """The ``@software`` entry of the Citing page (``book/citing.md``), with its ``url`` when the
+    repository is known."""
+    text = (Path(srcdir) / "book" / "citing.md").read_text(encoding="utf-8")
+    found = re.search(r"^@software\{.*?^\}", text, re.M | re.S)
+    if not found:
+        raise RuntimeError("book/citing.md has no @software entry")
+    return with_url(found.group(0), repository_url())
+
+
+def cite_box(srcdir: Path) -> nodes.Element:
+    """The landing page's "Cite this book" box."""
+    box = nodes.admonition(classes=["tip", "attnspec-cite-box"])
+    box += nodes.title(text="Cite this book")
+    citing = addnodes.pending_xref(
+        "", refdomain="std", reftype="doc", reftarget="/book/citing", refexplicit=True
+    )
+    citing += nodes.inline(text="How to cite")
+    box += nodes.paragraph(
+        "",
+        "",
+        nodes.Text(
+            f"This is version {version('attnspec')}, released {release_date()}. Cite the version "
+            "you read, with this entry; "
+        ),
+        citing,
+        nodes.Text(" lists the papers to cite with it and how to re-execute the archive."),
+    )
+    entry = software_entry(srcdir)
+    box += nodes.literal_block(entry, entry, language="bibtex")
+    box += nodes.raw("", UNPUBLISHED, format="html")
+    return box
+
+
+def _cite_box(app, doctree) -> None:
+    """Put the "Cite this book" box after the landing page's first paragraph."""
+    if app.env.docname != app.config.root_doc:
+        return
+    section = doctree.next_node(nodes.section)
+    first = section.next_node(nodes.paragraph) if section else None
+    if first is not None and first.parent is section:
+        section.insert(section.index(first) + 1, cite_box(app.srcdir))
+
+
 def chapter_entry(chapter: str, title: str, url: str | None) -> str:
     """The BibTeX entry of one chapter of this version of the book."""
     fields = [
@@ -88,14 +169,34 @@ def with_url(entry: str, url: str | None) -> str:
     )
 
 
+#: what the Citing page says under the ``@software`` entry when no repository is known
+NO_URL = (
+    "This copy of the book was not built from a GitHub repository, so the entry has no url: the "
+    "book states no address it cannot derive. Add the address where you found the book."
+)
+
+
+def _downloads(app, docname, source) -> None:
+    """The Citing page's empty paragraph of class ``attnspec-downloads`` becomes
+    :data:`~attnspec.publish.downloads.UNPUBLISHED`."""
+    if docname == "book/citing":
+        source[0] = source[0].replace('<p class="attnspec-downloads"></p>', UNPUBLISHED)
+
+
 def _software_url(app, doctree) -> None:
     if app.env.docname != "book/citing":
         return
-    for block in doctree.findall(nodes.literal_block):
+    url = repository_url()
+    for block in list(doctree.findall(nodes.literal_block)):
         if SOFTWARE in block.astext():
-            text = with_url(block.astext(), repository_url())
+            text = with_url(block.astext(), url)
             block.children = [nodes.Text(text)]
             block.rawsource = text
+            if not url:
+                block.parent.insert(
+                    block.parent.index(block) + 1,
+                    nodes.paragraph(NO_URL, NO_URL, classes=["attnspec-no-url"]),
+                )
 
 
 def _cite(app, doctree) -> None:
@@ -128,8 +229,12 @@ def _cite(app, doctree) -> None:
 
 
 def setup(app):
+    register_plugin("pybtex.style.formatting", "attnspec", Style, force=True)
     app.connect("config-inited", _footer)
+    app.connect("html-page-context", _footer_link)
     app.connect("doctree-read", _software_url)
+    app.connect("doctree-read", _cite_box)
+    app.connect("source-read", _downloads)
     # before Sphinx's table-of-contents collector (priority 500), so the section is numbered
     app.connect("doctree-read", _cite, priority=100)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -124,6 +124,27 @@ def lighten(out: Path) -> None:
         opaque_rgb(path)
 
 
+#: an entry of viewcode's index of highlighted sources (``_modules/index.html``)
+MODULE_ENTRY = re.compile(r'<li><a href="([^"]*)">[^<]*</a>\s*(?:</li>)?\s*')
+
+
+def list_written_sources(index: Path) -> None:
+    """Keep in viewcode's index ``index`` only the entries whose page was written: viewcode lists
+    every module it saw, but writes the pages of the chapters layer only (an entry without a name,
+    ``.html``, stands for the package's top level)."""
+    if not index.is_file():
+        return
+    text = index.read_text(encoding="utf-8")
+
+    def kept(entry: re.Match) -> str:
+        href = entry.group(1)
+        return entry.group(0) if href != ".html" and (index.parent / href).is_file() else ""
+
+    fixed = MODULE_ENTRY.sub(kept, text)
+    if fixed != text:
+        index.write_text(fixed, encoding="utf-8")
+
+
 def _finish(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -133,6 +154,7 @@ def _finish(app, exception) -> None:
     for path in out.rglob("*.map"):
         path.unlink()
     lighten(out)
+    list_written_sources(out / "_modules" / "index.html")
     for path in out.rglob("*.html"):
         text = path.read_text(encoding="utf-8")
         fixed = fix_page(text)
@@ -144,6 +166,7 @@ def setup(app):
     app.connect("config-inited", _drop_thebe)
     app.connect("config-inited", _colour_mode)
     app.add_js_file("attnspec-offline.js")  # search results without snippets under file://
+    app.add_js_file("attnspec-open-target.js", loading_method="defer")  # #provenance opens it
     # after the theme filled the header buttons (sphinx_book_theme's handler, priority 501)
     app.connect("html-page-context", _download_menu, priority=900)
     app.connect("build-finished", _finish)

@@ -6,7 +6,9 @@
 // Once drawn, a figure narrower than NARROW px (a phone) gets its title on several lines, its
 // legend in rows above the plot with room for both, and its axis titles without their
 // parenthesised gloss. A figure with a slider gets a range input beside it, so that the slider
-// works from the keyboard (arrow keys) and is announced with its value.
+// works from the keyboard (arrow keys) and is announced with its value; a figure with a legend
+// gets a button per legend entry, which shows or hides its series as a click on the entry does.
+// On a phone the toolbar stands upright at the right edge, clear of the title.
 (function () {
   const me = document.currentScript;
   const source = me && me.dataset.plotly;
@@ -49,6 +51,7 @@
       "legend.yanchor": "bottom",
       "legend.font.size": 11,
       "margin.r": 10,
+      "modebar.orientation": "v",
     };
     ["xaxis", "yaxis"].forEach(function (axis) {
       const t = layout[axis] && layout[axis].title && layout[axis].title.text;
@@ -103,6 +106,30 @@
     });
     div.after(input);
   }
+  function legendKeys(div) {
+    const shown = div.data.filter(function (trace) { return trace.showlegend !== false; });
+    if (!div.layout.showlegend && shown.length < 2) return;
+    const group = document.createElement("div");
+    group.className = "attnspec-legend-keys";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "series of the figure: show or hide each");
+    div.data.forEach(function (trace, i) {
+      if (trace.showlegend === false || !trace.name) return;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = String(trace.name).replace(/<[^>]+>/g, "");
+      function pressed() { return div.data[i].visible !== "legendonly"; }
+      button.setAttribute("aria-pressed", String(pressed()));
+      button.addEventListener("click", function () {
+        Plotly.restyle(div, {visible: pressed() ? "legendonly" : true}, [i]);
+      });
+      div.on("plotly_restyle", function () {
+        button.setAttribute("aria-pressed", String(pressed()));
+      });
+      group.appendChild(button);
+    });
+    if (group.children.length) div.after(group);
+  }
   function adapt(box, tries) {
     const div = box.querySelector(".plotly-graph-div");
     if (!div) return;
@@ -112,6 +139,7 @@
     }
     if (div.offsetWidth < NARROW) narrow(div);
     keyboard(div);
+    legendKeys(div);
   }
   function draw(figure) {
     plotly().then(function () {
