@@ -77,9 +77,10 @@ def constant_claims(bound: str, what: str, measured: str, tests, provenance: str
         Claim(
             f"{bound}: on this grid the {what} grows more slowly than $\\log\\ell$",
             measured,
-            f"{what} per ℓ measured, not fixed; its exponent against ℓ ± 2 se below the midpoint "
-            "between the candidates 1 and log ℓ (their exponents on this grid), for each canonical "
-            "family with $e^B$ below the smallest ℓ",
+            f"{what} per ℓ measured, not fixed; its exponent against ℓ ± 2 se below "
+            + " / ".join(f"{(x.candidates['1'] + x.candidates['log ℓ']) / 2:.3f}" for x in tests)
+            + ", midway between the exponents of 1 and of log ℓ on each family's grid (canonical "
+            "families with $e^B$ below the smallest ℓ)",
             all_hold(x.holds for x in tests),
             "the constant grows as fast as log ℓ for a bounded bulk, or the grid cannot decide.",
             provenance,
