@@ -16,7 +16,7 @@ from scipy import stats
 
 from ..experiments import threshold as th
 from ..experiments.convergence import trials_for_pooled
-from ..experiments.normalizer_reference import pooled_std_reference
+from ..experiments.normalizer_reference import law_std, pooled_std_reference
 from ..experiments.sweep import SweepRequest, run_sweeps
 from ..experiments.threshold import (
     Boundary,
@@ -267,7 +267,10 @@ class NormalizerTest:
     at the chapter's design
     (:func:`attnspec.experiments.normalizer_reference.pooled_std_reference`).
 
-    On the log scale :math:`u = \log(\operatorname{std}/\text{exact})` each point gets
+    The draws are divided by the law's own spread (by quadrature,
+    :func:`~attnspec.experiments.normalizer_reference.law_std`), the measured spread by the exact
+    formula, so a wrong formula moves the measured point and not the draws. On the log scale
+    :math:`u = \log(\operatorname{std}/\text{exact})` each point gets
     :math:`z = (u - \bar u_{\rm sim})/\operatorname{sd}(u_{\rm sim})`; the family statistic is
     :math:`\max |z|` over the points, and its critical value ``crit`` is the
     :math:`1 - \alpha` quantile of the same maximum over the simulated replicates, so a right
@@ -297,7 +300,10 @@ def normalizer_test(points: list[NormalizerPoint], replicates: int, seed: int) -
     """The family test of :class:`NormalizerTest` over the points with a finite exact value."""
     ok = _checked(points)
     sims = np.log(
-        [pooled_std_reference(p.beta, p.d, p.trials, replicates, seed) / p.exact for p in ok]
+        [
+            pooled_std_reference(p.beta, p.d, p.trials, replicates, seed) / law_std(p.beta, p.d)
+            for p in ok
+        ]
     ).reshape(len(ok), replicates)
     mean, sd = sims.mean(axis=1), sims.std(axis=1, ddof=1)
     z = (np.log([p.std / p.exact for p in ok]) - mean) / sd

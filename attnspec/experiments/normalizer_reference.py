@@ -24,7 +24,7 @@ reference leaves out.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
+from scipy import integrate, special, stats
 
 from ..core import validate
 
@@ -59,6 +59,25 @@ def draw_rows(beta: float, d: int, rows: int, rng: np.random.Generator) -> np.nd
     g = -special.ndtri(rng.uniform(0.0, 1.0, which.size) * p)
     tail = np.bincount(which, weights=np.exp(a[which] * g), minlength=rows)
     return np.exp(-beta * beta / 2) * (bulk + tail) / d
+
+
+def law_std(beta: float, d: int) -> float:
+    r"""The standard deviation of the law :func:`draw_rows` samples, by quadrature over
+    :math:`r \sim \chi^2_d/d` of the conditional moments
+    :math:`E[D_i \mid r] = e^{\beta^2 (r - 1)/2}` and
+    :math:`E[D_i^2 \mid r] = e^{\beta^2 (r - 1)}(e^{\beta^2 r} + d - 1)/d`: a route to
+    :math:`\operatorname{std}(D_i)` independent of the closed form it is compared with."""
+    beta = validate.real("beta", beta, 0.0)
+    d = validate.integer("d", d, 2)
+    b2, law = beta * beta, stats.chi2(d, scale=1.0 / d)
+    lo, hi = law.ppf(1e-12), law.ppf(1 - 1e-12)
+
+    def moment(f):
+        return integrate.quad(lambda r: f(r) * law.pdf(r), lo, hi, limit=200)[0]
+
+    m1 = moment(lambda r: np.exp(b2 * (r - 1) / 2))
+    m2 = moment(lambda r: np.exp(b2 * (r - 1)) * (np.exp(b2 * r) + d - 1) / d)
+    return float(np.sqrt(m2 - m1 * m1))
 
 
 def pooled_std_reference(
