@@ -152,7 +152,9 @@ def scale_values(at_scale: dict[str, DistanceSeries], beta: float) -> dict:
     """Glue values of the series at scale (prefix ``conv``)."""
     ref, lin = at_scale[REFERENCE], at_scale["Y_f_lin"]
     ratio = ref.ks[-1] / lin.ks[-1]
-    ratio_se = ratio * math.hypot(ref.ks_se[-1] / ref.ks[-1], lin.ks_se[-1] / lin.ks[-1])
+    ratio_se = ratio * math.hypot(
+        reported_se(ref)[-1] / ref.ks[-1], reported_se(lin)[-1] / lin.ks[-1]
+    )
     gap = ref.fit.rate - lin.fit.rate
     gap_se = math.hypot(ref.fit.se, lin.fit.se)
     out = {
