@@ -252,11 +252,13 @@ def convergence_claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[C
     ]
     falls = all_hold(_positive(f.rate, f.se, 2) for f in grid)
     d_lo = min(min(c.d) for c in conv.values())
+    d_hi = max(max(c.d) for c in conv.values())
     apart = all_hold(sizes) if sizes else None
     faster = _positive(ref.fit.rate - lin.fit.rate, math.hypot(ref.fit.se, lin.fit.se), 2)
     return [
         Claim(
-            f"on d = {d_lo}–{max(ref.d)} every rung's distance to its law falls with $d$ "
+            f"every rung's distance to its law falls with $d$ on d = {d_lo}–{d_hi}, and "
+            f"attention's and {symbol('Y_f_lin')}'s on d = {min(ref.d)}–{max(ref.d)} "
             r"(Taylor rungs: to the $\theta^Q$ law)",
             f"smallest rate {min(rates.values()):.2f}; smallest rate − 2 se "
             f"{min(f.rate - 2 * f.se for f in grid):.2f}"

@@ -275,7 +275,7 @@ class NormalizerTest:
     :math:`\max |z|` over the points, and its critical value ``crit`` is the
     :math:`1 - \alpha` quantile of the same maximum over the simulated replicates, so a right
     formula fails with probability :data:`NORM_ALPHA` whatever the shape of the spread's law.
-    ``reach`` is each point's smallest detectable deviation, :math:`e^{\rm crit\,sd} - 1`.
+    ``reach`` is each point's smallest detectable factor either way, :math:`e^{\rm crit\,sd}`.
     """
 
     points: list
@@ -311,7 +311,7 @@ def normalizer_test(points: list[NormalizerPoint], replicates: int, seed: int) -
     crit = float(np.quantile(null, 1 - NORM_ALPHA)) if ok else math.nan
     big = float(np.max(np.abs(z))) if ok else math.nan
     p = (1 + int(np.sum(null >= big))) / (replicates + 1)
-    return NormalizerTest(ok, z, crit, p, np.expm1(crit * sd), np.expm1(np.median(sims, axis=1)))
+    return NormalizerTest(ok, z, crit, p, np.exp(crit * sd), np.expm1(np.median(sims, axis=1)))
 
 
 def _checked(points: list[NormalizerPoint]) -> list[NormalizerPoint]:
@@ -323,7 +323,7 @@ def normalizer_values(test: NormalizerTest) -> dict:
     """Glue values of the normalizers' spread against its exact value (prefix ``thresh``)."""
     ok = test.points
     w = ok[test.worst] if ok else None
-    reach = _range(100 * test.reach, 1)
+    reach = _range(test.reach, 2)
     return {
         "norm_n_points": len(ok),
         "norm_replicates": NORM_REPLICATES,
@@ -341,8 +341,8 @@ def normalizer_values(test: NormalizerTest) -> dict:
         else math.nan,
         "norm_sim_median_min": _range(100 * test.median_dev, 1)[0],
         "norm_outside": ", ".join(f"({p.d}, {p.beta:g})" for p in test.outside) or "none",
-        "norm_power_lo": reach[0],
-        "norm_power_hi": reach[1],
+        "norm_factor_lo": reach[0],
+        "norm_factor_hi": reach[1],
     }
 
 
@@ -438,7 +438,7 @@ def _normalizers(test: NormalizerTest) -> Claim:
             "this book",
         )
     w = ok[test.worst]
-    reach = _range(100 * test.reach, 1)
+    reach = _range(test.reach, 2)
     outside = test.outside
     cells = ", ".join(f"({p.d}, {p.beta:g})" for p in outside)
     return Claim(
@@ -449,8 +449,8 @@ def _normalizers(test: NormalizerTest) -> Claim:
         f"each spread against {NORM_REPLICATES} draws of the same statistic from the exact law "
         f"at the chapter's design; max |z| on the log scale ≤ {test.crit:.2f}, its "
         f"{100 * (1 - NORM_ALPHA):g} % point over the draws (a right formula passes all "
-        f"{len(ok)} points with {100 * (1 - NORM_ALPHA):g} % probability); it detects deviations "
-        f"of {reach[0]:g}–{reach[1]:g} %",
+        f"{len(ok)} points with {100 * (1 - NORM_ALPHA):g} % probability); it detects a spread "
+        f"off by a factor of {reach[0]:.2f} (best point) to {reach[1]:.2f} (worst) either way",
         not outside,
         f"at (d, β) = {cells} the measured spread lies outside what the exact law gives at this "
         f"design (worst {100 * (w.std / w.exact - 1):+.1f} % at d = {w.d}, β = {w.beta:g}, from "
