@@ -16,9 +16,10 @@ rare terms above :math:`t` exactly (their number Poisson with mean :math:`\lambd
 values from the normal tail), and the sum of the others from a shifted gamma law with its exact
 mean, variance and third cumulant
 (:math:`E[e^{k a g} \mid g \le t] = e^{k^2a^2/2}\Phi(t - ka)/\Phi(t)`). Rows are drawn
-independently: the keys a trial's rows share correlate two rows by
-:math:`O(\beta^4/d^2)` (:func:`attnspec.experiments.normalizer.trial_mean_sd`), which this
-reference leaves out.
+independently. The keys a trial's rows share correlate two rows' :math:`D_i` only by
+:math:`O(\beta^4/d^2)` (:func:`attnspec.experiments.normalizer.trial_mean_sd`), but they also
+make a trial's spread vary with its mean key; this reference leaves that out, and against the
+full model at small :math:`d` and :math:`\beta` its range is somewhat too narrow.
 """
 
 from __future__ import annotations
