@@ -19,7 +19,7 @@ mean, variance and third cumulant
 independently. The keys a trial's rows share correlate two rows' :math:`D_i` only by
 :math:`O(\beta^4/d^2)` (:func:`attnspec.experiments.normalizer.trial_mean_sd`), but they also
 make a trial's spread vary with its mean key; this reference leaves that out, and against the
-full model at small :math:`d` and :math:`\beta` its range is somewhat too narrow.
+full model at small :math:`d` its range is somewhat too narrow at some :math:`\beta`.
 """
 
 from __future__ import annotations
