@@ -114,3 +114,30 @@ def test_every_cited_key_is_an_entry_and_every_entry_is_cited():
 )
 def test_a_malformed_identifier_is_not_an_identifier(entry, expected):
     assert identifiers(entry) == expected
+
+
+#: An author field that stands in for unknown authors instead of naming them.
+PLACEHOLDER = re.compile(r"authors? of|unknown|anonymous author", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("key", sorted(ENTRIES))
+def test_no_entry_invents_an_author(key):
+    entry = ENTRIES[key]
+    assert not PLACEHOLDER.search(entry.get("author", "")), f"{key}: a placeholder author"
+    if "author" not in entry:
+        assert re.search(r"names? (neither|no)", entry["note"]), (
+            f"{key}: an entry without authors says in its note that its source names none"
+        )
+
+
+def test_the_citing_page_gives_an_unknown_author_as_unknown():
+    page = (ROOT / "book" / "citing.md").read_text(encoding="utf-8")
+    block = page[page.index("@misc{spectral-degeneration,") :]
+    block = block[: block.index("\n}")]
+    assert not re.search(r"^\s*(author|year)\s*=", block, re.MULTILINE)
+    assert "authors and year not known" in block
+
+
+def test_the_placeholder_rule_itself():
+    assert PLACEHOLDER.search("{The authors of the spectral-degeneration paper}")
+    assert not PLACEHOLDER.search("Cheng, Xiuyuan and Singer, Amit")

@@ -29,11 +29,13 @@ def study():
 
 
 def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
-    # three sizes at scale leave the rates without a fit error: attention's is not resolved, ○
-    assert verdicts_of(study.claims()) == "✓✓✓✓○"
+    # three sizes at scale leave the rates without a fit error: the fall and attention's rate are
+    # not resolved (○); the two sizes with at least 3 trials hold 8 and 4, too few to separate
+    # the distances by Student's quantile (○)
+    assert verdicts_of(study.claims()) == "○✓✓○○"
     v = study.values()
     assert v["scale_trials"] == "8 at 40, 4 at 80, 2 at 160"
-    assert v["ratio_ref_lin_dmax"] == "5.7 ± 0.8" and v["ks_dmax_sqrt_d_A_perp"] == 0.07003
+    assert v["ratio_ref_lin_dmax"] == "5.7" and v["ks_dmax_sqrt_d_A_perp"] == 0.07003
     assert v["grid_rate_txt_sqrt_d_A_perp"] == "0.79 ± 0.17"
     assert v["rigidity_exp_grid"] == "0.03 ± 0.20" and v["poly_degrees"] == "6, 6, 6, 7"
     tables = study.tables()

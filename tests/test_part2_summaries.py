@@ -102,7 +102,8 @@ def test_convergence_summary(series):
     plain(cs.scale_values(at_scale, 1.0))
     plain(cs.every_values(conv, 2.0))
     plain(cs.rigidity_values(rig, rig))
-    verdicts(cs.convergence_claims(conv, at_scale, rig), "✓✓✓✓○")
+    # 2 trials per size: no error is tested, so the size-by-size comparison is open (○)
+    verdicts(cs.convergence_claims(conv, at_scale, rig), "✓✓✓○○")
     traces = cs.interactive_series(conv, at_scale)
     assert len(traces) == len(cs.SERIES) + 2 and not traces[-1].visible
 
@@ -125,7 +126,12 @@ def test_threshold_summary(series):
     assert set(columns(ts.boundary_table(levels))) == {7}
     plain(ts.row_values(row_ks, [p.se for p in row_ref], list(beta), 1000, 1.3, 0.01))
     plain(ts.plane_values(plane, rates, lin, levels, col))
-    norm = [th.NormalizerPoint(int(v), float(b), 4, 0.05, 0.002, 0.05) for v in d for b in beta]
+    points = [
+        th.NormalizerPoint(int(v), float(b), 4, th.exact_std(b, v), 0.002, th.exact_std(b, v))
+        for v in d[:2]
+        for b in beta
+    ]
+    norm = ts.normalizer_test(points, 50, 0)
     plain(ts.normalizer_values(norm))
     row_dist = {m: [cv.PooledDistance(k, 0.1 * k) for k in row_ks[m]] for m in MODEL_NAMES}
     claims = ts.threshold_claims(row_dist, plane, rates, levels, col, norm)

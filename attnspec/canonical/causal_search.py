@@ -1,8 +1,9 @@
 r"""An adversarial search for the smallest :math:`3 i \sigma_i` of causal canonical attention.
 
-The spectral-degeneration paper states :math:`\sigma_i(A) \ge 1/(3i)` for causal attention of the
-canonical model (scores :math:`s_i \ge 0`, the score matrix's singular values). This module looks
-for violations, i.e. for the smallest :math:`\min_i 3 i \sigma_i(A)`, over
+The seed summary of the spectral-degeneration paper states :math:`\sigma_i(A) \ge 1/(3i)` for
+causal attention of the canonical model (scores :math:`s_i \ge 0`, the score matrix's singular
+values). This module looks for violations, i.e. for the smallest
+:math:`\min_i 3 i \sigma_i(A)`, over
 
 - random scores: for every :math:`\ell \le` ``random_max_ell``, ``draws`` score vectors uniform in
   :math:`[0, T]` for each scale T, each in descending (canonical) order and in random order, from

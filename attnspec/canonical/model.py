@@ -488,7 +488,7 @@ def causal_top_until(s, eps: float, start: int, cap: int) -> tuple[np.ndarray, b
 def causal_stable_rank(s) -> float:
     r"""Stable rank :math:`\|A\|_F^2 / \|A\|_{op}^2` of causal attention, in :math:`O(\ell)` memory.
 
-    The paper states :math:`\Theta_B(\log \ell)`; at :math:`\Sigma = 0` see
+    The seed summary states :math:`\Theta_B(\log \ell)`; at :math:`\Sigma = 0` see
     :mod:`attnspec.canonical.cesaro`.
     """
     return causal_frobenius_sq(s) / causal_operator_norm(s) ** 2

@@ -1,19 +1,21 @@
-r"""The paper's upper bound on causal singular values, and the smallest constant that makes it hold.
+r"""The seed summary's upper bound on causal singular values, and the smallest constant that makes
+it hold.
 
-The spectral-degeneration paper (causal singular values): with a bounded bulk of constant B,
+The seed summary of the spectral-degeneration paper (causal singular values): with a bounded bulk
+of constant B,
 
 .. math::
     \sigma_{k+m}(A) \le C_B \min\Big\{1, \frac{\ell - k - m + 1}{k + m},
     \sqrt{\frac{\log(\ell + 1)}{m}}\Big\}, \qquad
     \#\{i > k : \sigma_i(A) > \varepsilon\} \le C_B \frac{\log(\ell + 1)}{\varepsilon^2},
 
-hence :math:`\sigma_{k+m_\ell}(A) \to 0` whenever :math:`m_\ell/\log\ell \to \infty`. The paper does
-not give :math:`C_B`. This module measures, for a score vector, the *smallest* constant that makes
-each bound hold (:func:`smallest_constant`, :func:`smallest_count_constant`); nothing is fixed
-beforehand. The second constant needs no threshold: the count exceeds
-:math:`j - 1` just below :math:`\varepsilon = \sigma_{k+j}`, so the smallest constant over every
-:math:`\varepsilon` is :math:`\max_j j\,\sigma_{k+j}^2/\log(\ell + 1)`, the square of the constant
-of the third term of the first bound alone.
+hence :math:`\sigma_{k+m_\ell}(A) \to 0` whenever :math:`m_\ell/\log\ell \to \infty`. The summary
+gives no value of :math:`C_B`. This module measures, for a score vector, the *smallest* constant
+that makes each bound hold (:func:`smallest_constant`, :func:`smallest_count_constant`); nothing is
+fixed beforehand. The second constant needs no threshold: the count exceeds :math:`j - 1` just below
+:math:`\varepsilon = \sigma_{k+j}`, so the smallest constant over every :math:`\varepsilon` is
+:math:`\max_j j\,\sigma_{k+j}^2/\log(\ell + 1)`, the square of the constant of the third term of the
+first bound alone.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def canonical_forms(study) -> plt.Figure:
 
 def canonical_causal(study) -> plt.Figure:
     """Causal eigenvalues and singular values (bounded bulk and Σ = 0) against the index, and the
-    ratio of the singular values to the shape of the paper's upper bound
+    ratio of the singular values to the shape of the seed summary's upper bound
     (:class:`~attnspec.chapters.canonical_causal.CanonicalCausal`)."""
     ells, k, B = study.ells, study.k, study.bulk_max
     top = ells[-1]
@@ -161,8 +161,8 @@ def canonical_causal(study) -> plt.Figure:
 
 
 def canonical_bound(study) -> plt.Figure:
-    """The smallest constant C_B of the paper's upper bound against ℓ for each score family, and
-    against the bulk bound B at one length."""
+    """The smallest constant C_B of the seed summary's upper bound against ℓ for each score
+    family, and against the bulk bound B at one length."""
     lines = []
     for j, fam in enumerate(study.families):
         got = study.bounds[fam.name]

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from ..experiments import convergence as cv
 from ..experiments.convergence import DistanceSeries, Rigidity
@@ -31,6 +32,24 @@ PAIR = (REFERENCE, "Y_f_lin")
 THEOREM = "paper, abstract (Gaussian equivalence at constant-order β)"
 LAW = {"f": r"$\theta^f$", "q": r"$\theta^Q$"}
 NONLINEAR = ("sqrt_d_A", "sqrt_d_A_perp", "Y", "Y_f")
+#: Fewest trials whose jackknife error is reported and tested: from 2 trials it rests on one
+#: degree of freedom, and it can be off by any factor.
+MIN_TRIALS = 3
+#: The normal quantile of "3 standard errors", turned into Student's quantile for an error from
+#: n trials (n − 1 degrees of freedom) by :func:`t_factor`.
+THREE_SIGMA = 0.99865
+
+
+def reported_se(series: DistanceSeries) -> np.ndarray:
+    """The jackknife errors of a series where they rest on at least :data:`MIN_TRIALS` trials,
+    NaN elsewhere (not reliable)."""
+    return np.where(series.trials >= MIN_TRIALS, series.ks_se, np.nan)
+
+
+def t_factor(trials: int) -> float:
+    r"""Student's quantile :math:`t_{n-1}` at :data:`THREE_SIGMA`: the factor of an error from
+    :math:`n` trials that matches 3 standard errors of a known one."""
+    return float(stats.t.ppf(THREE_SIGMA, trials - 1))
 
 
 def uncertain_text(value, se, fallback: int = 4) -> str:
@@ -60,8 +79,8 @@ def scale_table(at_scale: dict[str, DistanceSeries]) -> str:
             [
                 f"{d}",
                 f"{ref.trials[i]}",
-                uncertain_text(ref.ks[i], ref.ks_se[i]),
-                uncertain_text(lin.ks[i], lin.ks_se[i]),
+                uncertain_text(ref.ks[i], reported_se(ref)[i]),
+                uncertain_text(lin.ks[i], reported_se(lin)[i]),
                 f"{ratio:.1f}",
             ]
         )
@@ -133,7 +152,9 @@ def scale_values(at_scale: dict[str, DistanceSeries], beta: float) -> dict:
     """Glue values of the series at scale (prefix ``conv``)."""
     ref, lin = at_scale[REFERENCE], at_scale["Y_f_lin"]
     ratio = ref.ks[-1] / lin.ks[-1]
-    ratio_se = ratio * math.hypot(ref.ks_se[-1] / ref.ks[-1], lin.ks_se[-1] / lin.ks[-1])
+    ratio_se = ratio * math.hypot(
+        reported_se(ref)[-1] / ref.ks[-1], reported_se(lin)[-1] / lin.ks[-1]
+    )
     gap = ref.fit.rate - lin.fit.rate
     gap_se = math.hypot(ref.fit.se, lin.fit.se)
     out = {
@@ -219,20 +240,35 @@ def convergence_claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[C
     finite = all(np.isfinite(r) for r in rates.values())
     noise = noise_levels(lin)
     sizes = [
-        _positive(r - l_, math.hypot(er, el), 3)
-        for r, l_, er, el in zip(ref.ks, lin.ks, ref.ks_se, lin.ks_se, strict=True)
+        _positive(r - l_, math.hypot(er, el), t_factor(n))
+        for r, l_, er, el, n in zip(
+            ref.ks, lin.ks, reported_se(ref), reported_se(lin), ref.trials, strict=True
+        )
         if np.isfinite(er) and np.isfinite(el)
     ]
+    tested = int(np.sum(ref.trials >= MIN_TRIALS))
+    grid = [c.fit for (m, t), c in conv.items() if not (m.startswith("Y_Q") and t == "f")] + [
+        s.fit for s in at_scale.values()
+    ]
+    falls = all_hold(_positive(f.rate, f.se, 2) for f in grid)
+    d_lo = min(min(c.d) for c in conv.values())
+    d_hi = max(max(c.d) for c in conv.values())
     apart = all_hold(sizes) if sizes else None
     faster = _positive(ref.fit.rate - lin.fit.rate, math.hypot(ref.fit.se, lin.fit.se), 2)
     return [
         Claim(
-            r"every rung's bulk approaches its law as $d$ grows (Taylor rungs: the $\theta^Q$ law)",
-            f"smallest rate {min(rates.values()):.2f}" if finite else "n/a",
-            r"every fitted rate $\rho$ > 0",
-            bool(finite and all(r > 0 for r in rates.values())),
-            "some rung's distance does not decrease with d at this β (or a series has fewer "
-            "than two sizes).",
+            f"every rung's distance to its law falls with $d$ on d = {d_lo}–{d_hi}, and "
+            f"attention's and {symbol('Y_f_lin')}'s on d = {min(ref.d)}–{max(ref.d)} "
+            r"(Taylor rungs: to the $\theta^Q$ law)",
+            f"smallest rate {min(rates.values()):.2f}; smallest rate − 2 se "
+            f"{min(f.rate - 2 * f.se for f in grid):.2f}"
+            if finite
+            else "n/a",
+            r"every fitted rate $\rho$ ± 2 se above 0 (a fall over these sizes, not a proof that "
+            "the distance tends to 0)",
+            falls if finite else None,
+            "some rung's distance does not clearly decrease with d at this β (or a series has "
+            "fewer than two sizes).",
             THEOREM,
         ),
         Claim(
@@ -255,8 +291,11 @@ def convergence_claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[C
         ),
         Claim(
             r"attention is farther from the law than its Gaussian equivalent at every size",
-            f"{int(np.sum(ref.ks > lin.ks))} of {ref.d.size} sizes",
-            "difference > 3 jackknife standard errors (sizes with ≥ 2 trials)",
+            f"{int(np.sum(ref.ks > lin.ks))} of {ref.d.size} sizes farther; tested at the {tested} "
+            f"sizes with ≥ {MIN_TRIALS} trials",
+            f"difference > $t_{{n-1}}$ jackknife standard errors at each size with ≥ {MIN_TRIALS} "
+            "trials (Student's quantile of 3 standard errors for an error from n trials; an "
+            "error from fewer trials is not reliable)",
             apart,
             "at some size attention is closer to the law than its Gaussian equivalent."
             if apart is False
@@ -286,14 +325,14 @@ def interactive_series(conv: dict, at_scale: dict) -> list[Series]:
     out = []
     for (m, t), c in conv.items():
         label = HTML_SYMBOLS[m] + (" vs θ<sup>Q</sup> law" if t == "q" else "")
-        out.append(Series(label, c.d, c.ks, c.ks_se, (c.fit.rate, c.fit.intercept)))
+        out.append(Series(label, c.d, c.ks, reported_se(c), (c.fit.rate, c.fit.intercept)))
     for m, s in at_scale.items():
         out.append(
             Series(
                 f"{HTML_SYMBOLS[m]}, series at scale",
                 s.d,
                 s.ks,
-                s.ks_se,
+                reported_se(s),
                 (s.fit.rate, s.fit.intercept),
                 visible=False,
             )
@@ -339,7 +378,7 @@ class Convergence(ChapterStudy):
             | {"scale_trials": trials}
             | rigidity_values(self.rigidity["scale"], self.rigidity["grid"])
             | every_values(self.conv, c.c_poly)
-            | {"trials": c.trials}
+            | {"trials": c.trials, "min_trials": MIN_TRIALS}
         )
 
     def tables(self) -> dict[str, str]:
@@ -356,7 +395,7 @@ class Convergence(ChapterStudy):
                 {
                     f"{symbol(m)}: $\\rho$ = {rate_text(s)}": (
                         s.ks,
-                        s.ks_se,
+                        reported_se(s),
                         -s.fit.rate,
                         s.fit.intercept,
                     )
@@ -371,7 +410,7 @@ class Convergence(ChapterStudy):
             static = plotting.loglog_fits(
                 self.grid_d,
                 {
-                    f"{symbol(m)}{labels[t]}": (c.ks, c.ks_se, -c.fit.rate, c.fit.intercept)
+                    f"{symbol(m)}{labels[t]}": (c.ks, reported_se(c), -c.fit.rate, c.fit.intercept)
                     for (m, t), c in self.conv.items()
                 },
                 "$d$",

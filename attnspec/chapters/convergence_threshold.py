@@ -8,6 +8,7 @@ Every comparison of intervals (value ± 2 errors) is decided by
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from scipy import stats
 
 from ..experiments import threshold as th
 from ..experiments.convergence import trials_for_pooled
+from ..experiments.normalizer_reference import law_std, pooled_std_reference
 from ..experiments.sweep import SweepRequest, run_sweeps
 from ..experiments.threshold import (
     Boundary,
@@ -46,6 +48,8 @@ THRESHOLD = "paper, abstract (a threshold for linearization; the curve is this b
 FIT_ALPHA = 0.05
 #: Family-wise probability that a right formula fails somewhere among the normalizer's grid points.
 NORM_ALPHA = 0.05
+#: Draws of the pooled spread from the exact law at each grid point (its reference distribution).
+NORM_REPLICATES = 200
 ZERO = (0.0, 0.0)
 
 
@@ -257,11 +261,57 @@ def plane_values(plane: Plane, rates: Rates, lin: Rates, levels, col: Collapse) 
     }
 
 
-def norm_k(n: int) -> float:
-    r"""Standard errors a right formula stays within at all ``n`` points with probability
-    :math:`1 - \alpha` (Bonferroni): :math:`\Phi^{-1}(1 - \alpha/(2n))`, :math:`\alpha` =
-    :data:`NORM_ALPHA`."""
-    return float(stats.norm.isf(NORM_ALPHA / (2 * max(n, 1))))
+@dataclass(frozen=True)
+class NormalizerTest:
+    r"""The measured spreads against their reference distributions, simulated from the exact law
+    at the chapter's design
+    (:func:`attnspec.experiments.normalizer_reference.pooled_std_reference`).
+
+    The draws are divided by the law's own spread (by quadrature,
+    :func:`~attnspec.experiments.normalizer_reference.law_std`), the measured spread by the exact
+    formula, so a wrong formula moves the measured point and not the draws. On the log scale
+    :math:`u = \log(\operatorname{std}/\text{exact})` each point gets
+    :math:`z = (u - \bar u_{\rm sim})/\operatorname{sd}(u_{\rm sim})`; the family statistic is
+    :math:`\max |z|` over the points, and its critical value ``crit`` is the
+    :math:`1 - \alpha` quantile of the same maximum over the simulated replicates, so a right
+    formula fails with probability :data:`NORM_ALPHA` whatever the shape of the spread's law.
+    ``reach`` is each point's smallest detectable factor either way, :math:`e^{\rm crit\,sd}`.
+    """
+
+    points: list
+    z: np.ndarray
+    crit: float
+    p: float
+    reach: np.ndarray
+    median_dev: np.ndarray
+
+    @property
+    def outside(self) -> list:
+        """The points whose |z| exceeds the family's critical value."""
+        return [p for p, z in zip(self.points, self.z, strict=True) if abs(z) > self.crit]
+
+    @property
+    def worst(self) -> int:
+        """Index of the point with the largest |z|."""
+        return int(np.argmax(np.abs(self.z)))
+
+
+def normalizer_test(points: list[NormalizerPoint], replicates: int, seed: int) -> NormalizerTest:
+    """The family test of :class:`NormalizerTest` over the points with a finite exact value."""
+    ok = _checked(points)
+    sims = np.log(
+        [
+            pooled_std_reference(p.beta, p.d, p.trials, replicates, seed) / law_std(p.beta, p.d)
+            for p in ok
+        ]
+    ).reshape(len(ok), replicates)
+    mean, sd = sims.mean(axis=1), sims.std(axis=1, ddof=1)
+    z = (np.log([p.std / p.exact for p in ok]) - mean) / sd
+    null = np.max(np.abs((sims - mean[:, None]) / sd[:, None]), axis=0)
+    crit = float(np.quantile(null, 1 - NORM_ALPHA)) if ok else math.nan
+    big = float(np.max(np.abs(z))) if ok else math.nan
+    p = (1 + int(np.sum(null >= big))) / (replicates + 1)
+    return NormalizerTest(ok, z, crit, p, np.exp(crit * sd), np.expm1(np.median(sims, axis=1)))
 
 
 def _checked(points: list[NormalizerPoint]) -> list[NormalizerPoint]:
@@ -269,26 +319,30 @@ def _checked(points: list[NormalizerPoint]) -> list[NormalizerPoint]:
     return [p for p in points if math.isfinite(p.exact) and p.se > 0]
 
 
-def normalizer_values(points: list[NormalizerPoint]) -> dict:
+def normalizer_values(test: NormalizerTest) -> dict:
     """Glue values of the normalizers' spread against its exact value (prefix ``thresh``)."""
-    ok = _checked(points)
-    k = norm_k(len(ok))
-    outside = [p for p in ok if abs(p.z) > k]
-    worst = max(ok, key=lambda p: abs(p.z), default=None)
-    power = [100 * k * p.se / p.exact for p in ok]
+    ok = test.points
+    w = ok[test.worst] if ok else None
+    reach = _range(test.reach, 2)
     return {
         "norm_n_points": len(ok),
-        "norm_k": round(k, 2),
+        "norm_replicates": NORM_REPLICATES,
+        "norm_crit": round(test.crit, 2),
         "norm_alpha_pct": round(100 * NORM_ALPHA),
-        "norm_n_within": len(ok) - len(outside),
-        "norm_z_max": round(abs(worst.z), 1) if worst else math.nan,
-        "norm_worst_d": int(worst.d) if worst else 0,
-        "norm_worst_beta": float(worst.beta) if worst else math.nan,
-        "norm_worst_trials": int(worst.trials) if worst else 0,
-        "norm_worst_rel": round(100 * (worst.std / worst.exact - 1), 1) if worst else math.nan,
-        "norm_outside": ", ".join(f"({p.d}, {p.beta:g})" for p in outside) or "none",
-        "norm_power_lo": _range(power, 1)[0],
-        "norm_power_hi": _range(power, 1)[1],
+        "norm_p": round(test.p, 3),
+        "norm_n_within": len(ok) - len(test.outside),
+        "norm_z_max": round(abs(float(test.z[test.worst])), 1) if w else math.nan,
+        "norm_worst_d": int(w.d) if w else 0,
+        "norm_worst_beta": float(w.beta) if w else math.nan,
+        "norm_worst_trials": int(w.trials) if w else 0,
+        "norm_worst_rel": round(100 * (w.std / w.exact - 1), 1) if w else math.nan,
+        "norm_worst_sim_median": round(100 * float(test.median_dev[test.worst]), 1)
+        if w
+        else math.nan,
+        "norm_sim_median_min": _range(100 * test.median_dev, 1)[0],
+        "norm_outside": ", ".join(f"({p.d}, {p.beta:g})" for p in test.outside) or "none",
+        "norm_factor_lo": reach[0],
+        "norm_factor_hi": reach[1],
     }
 
 
@@ -370,42 +424,50 @@ def _models(levels: list[Boundary], d) -> tuple[Claim, Claim]:
     return models, asymptotic
 
 
-def _normalizers(points: list[NormalizerPoint]) -> Claim:
-    r""":math:`\operatorname{std}(D_i)` against its exact value at every grid point."""
-    ok = _checked(points)
-    k = norm_k(len(ok))
-    parts = [interval_below((p.std - k * p.se, p.std + k * p.se), _point(p.exact)) for p in ok]
-    outside = [p for p, v in zip(ok, parts, strict=True) if v is not None]
-    worst = max(ok, key=lambda p: abs(p.z), default=None)
-    power = _range([100 * k * p.se / p.exact for p in ok], 1)
-    if outside:
-        cells = ", ".join(f"({p.d}, {p.beta:g})" for p in outside)
-        reason = (
-            f"at (d, β) = {cells} the measured spread differs from the exact value by more than "
-            f"{k:.2f} errors over trials (worst {100 * (worst.std / worst.exact - 1):+.1f} % at "
-            f"d = {worst.d}, β = {worst.beta:g}, from {worst.trials} trials)."
+def _normalizers(test: NormalizerTest) -> Claim:
+    r""":math:`\operatorname{std}(D_i)` against its exact value at every grid point, each measured
+    spread against its reference distribution (:class:`NormalizerTest`)."""
+    ok = test.points
+    if not ok:
+        return Claim(
+            r"$\operatorname{std}(D_i)$ equals its exact value at every grid point",
+            "n/a",
+            "no grid point has a finite exact spread",
+            None,
+            "no grid point has a finite exact spread and an error over trials.",
+            "this book",
         )
-    else:
-        reason = "no grid point has a finite exact spread and an error over trials."
+    w = ok[test.worst]
+    reach = _range(test.reach, 2)
+    outside = test.outside
+    cells = ", ".join(f"({p.d}, {p.beta:g})" for p in outside)
     return Claim(
         r"$\operatorname{std}(D_i)$ equals its exact value at every grid point",
-        f"{len(ok) - len(outside)} of {len(ok)} points within; largest |z| = {abs(worst.z):.1f}"
-        if worst
-        else "n/a",
-        f"|measured − exact| ≤ {k:.2f} errors over trials at each point (a right formula passes "
-        f"all {len(ok)} with {100 * (1 - NORM_ALPHA):g} % probability); it detects deviations of "
-        f"{power[0]:g}–{power[1]:g} %",
-        all_hold([p is None for p in parts]) if ok else None,
-        reason,
+        f"{len(ok) - len(outside)} of {len(ok)} points within; largest |z| = "
+        f"{abs(float(test.z[test.worst])):.1f} (at d = {w.d}, β = {w.beta:g}); family p = "
+        f"{test.p:.3f}",
+        f"each spread against {NORM_REPLICATES} draws of the same statistic from the exact law "
+        f"at the chapter's design; max |z| on the log scale ≤ {test.crit:.2f}, its "
+        f"{100 * (1 - NORM_ALPHA):g} % point over the draws (a right formula passes all "
+        f"{len(ok)} points with {100 * (1 - NORM_ALPHA):g} % probability); it detects a spread "
+        f"off by a factor of {reach[0]:.2f} (best point) to {reach[1]:.2f} (worst) either way",
+        not outside,
+        f"at (d, β) = {cells} the measured spread lies outside what the exact law gives at this "
+        f"design (worst {100 * (w.std / w.exact - 1):+.1f} % at d = {w.d}, β = {w.beta:g}, from "
+        f"{w.trials} trials, where the simulated median is "
+        f"{100 * float(test.median_dev[test.worst]):+.1f} %)."
+        if outside
+        else "at some point the measured spread lies outside what the exact law gives at this "
+        "design.",
         "this book",
     )
 
 
 def threshold_claims(
-    row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, norm
+    row_dist: dict, plane: Plane, rates: Rates, levels, col: Collapse, norm: NormalizerTest
 ) -> list[Claim]:
     """The threshold chapter's claims. ``row_dist`` holds each rung's pooled distances along the
-    row with their jackknife errors; ``norm`` the normalizer points."""
+    row with their jackknife errors; ``norm`` the normalizers' test."""
     stars = beta_star(levels[0].d)
     ref, lin = row_dist[REFERENCE], row_dist["Y_f_lin"]
     lo, hi = levels[0], levels[-1]
@@ -538,6 +600,7 @@ class ConvergenceThreshold(ChapterStudy):
         self.floor_rates = th.rates_in_d(self.floor)
         self.collapse = th.collapse(plane, use=plane.ks - self.floor.ks > 3 * plane.se)
         self.norm = th.normalizer_points(grid.ladders)  # std(D_i), its error, exact value
+        self.norm_test = normalizer_test(self.norm, NORM_REPLICATES, c.seed)
         self.row_ks = {m: [p.ks for p in self.row_dist[m]] for m in MODEL_NAMES}
         self.row_se = [p.se for p in self.row_dist[REFERENCE]]
 
@@ -548,7 +611,7 @@ class ConvergenceThreshold(ChapterStudy):
             self.row_ks, self.row_se, self.grid_beta, c.d, tol.beta[j], tol.beta_err[j]
         )
         plane = plane_values(self.plane, self.rates, self.floor_rates, self.levels, self.collapse)
-        return row | plane | normalizer_values(self.norm)
+        return row | plane | normalizer_values(self.norm_test)
 
     def tables(self) -> dict[str, str]:
         return {
@@ -636,5 +699,5 @@ class ConvergenceThreshold(ChapterStudy):
 
     def claims(self) -> list[Claim]:
         return threshold_claims(
-            self.row_dist, self.plane, self.rates, self.levels, self.collapse, self.norm
+            self.row_dist, self.plane, self.rates, self.levels, self.collapse, self.norm_test
         )

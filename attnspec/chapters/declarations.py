@@ -292,7 +292,7 @@ REAL_ATTENTION = declare(
         5,
         "seeded conventions (signs and null-space completions) per singular factor",
     ),
-    ("band_lengths", [400, 448], "further token counts for the paper's 385-471 band"),
+    ("band_lengths", [400, 448], "further token counts for the seed summary's 385-471 band"),
 )
 REAL_SPECTRA = declare(
     "real-spectra",
@@ -306,7 +306,7 @@ REAL_SPECTRA = declare(
         5,
         "seeded conventions (signs and null-space completions) per singular factor",
     ),
-    ("band_lengths", [400, 448], "further token counts for the paper's 385-471 band"),
+    ("band_lengths", [400, 448], "further token counts for the seed summary's 385-471 band"),
     ("trials", 5, "random-initialization trials per length"),
 )
 

@@ -22,7 +22,7 @@ def _error_series(x, intervals, label: str, i: int) -> dict:
 
 
 def real_tokens(study) -> plt.Figure:
-    """The paper's U_X diagnostic: KL, Kolmogorov and W₁ to uniform against n for both models,
+    """The summary's U_X diagnostic: KL, Kolmogorov and W₁ to uniform against n for both models,
     with their crossed bootstrap intervals and the Haar O(n) medians, and W₁ per layer at the
     largest n (:class:`attnspec.real.study.Study`)."""
     names = list(study.lengths)

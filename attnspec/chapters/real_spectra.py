@@ -190,9 +190,9 @@ class RealSpectra(ChapterStudy):
         return markdown_table(header, rows)
 
     def paper_table(self) -> str:
-        """The paper's reported numbers beside this book's at the nearest length."""
+        """The numbers the seed summary states beside this book's at the nearest length."""
         study = self.study
-        header = ["statistic", "paper (model, length)"] + [
+        header = ["statistic", "seed summary (model, length)"] + [
             f"ours: {MODELS[m].display}" for m in study.lengths
         ]
         rows = []
@@ -410,8 +410,8 @@ class RealSpectra(ChapterStudy):
                 unless_open(
                     faster,
                     "not reproduced: the interval lies below 0, the decoder's stable rank grows "
-                    "more slowly. The paper's theorem is about canonical attention, and the paper "
-                    "reports that real ranks differ from canonical ones.",
+                    "more slowly. The seed summary's theorem is about canonical attention, and the "
+                    "summary states that real ranks differ from canonical ones.",
                     "the interval contains 0 (or one length only): the data cannot order the "
                     "slopes.",
                 ),
