@@ -366,7 +366,8 @@ class CanonicalRanks(ChapterStudy):
                 t["isigma"].holds,
                 no_grid
                 if t["isigma"].holds is None
-                else "max iσ_i grows with log ℓ: the singular values are not ≍ 1/i uniformly in i.",
+                else r"$\max_i i\sigma_i$ grows with $\log\ell$: the singular values are not "
+                r"$\asymp 1/i$ uniformly in $i$.",
                 "this book's test of the premise",
             ),
             Claim(
@@ -379,7 +380,7 @@ class CanonicalRanks(ChapterStudy):
                 if t["erank1_power"].holds is None
                 else "the canonical causal matrix grows more slowly than √ℓ log ℓ: "
                 "its profile is not 1/i.",
-                "derived here (the premise σ_i ≍ 1/i)",
+                r"derived here (the premise $\sigma_i \asymp 1/i$)",
             ),
             Claim(
                 "causal srank ($f = \\ell$) reaches $k + 1$ at $\\ell \\approx$ "

@@ -137,7 +137,7 @@ def edge_claims(result, law, scale, out) -> list[Claim]:
             else "n/a",
             "one-sided p < 0.01 against no association (needs ≥ 3 trials)",
             bool(math.isfinite(out.p_value) and out.p_value < 0.01),
-            "the top singular value of Y_f does not follow its largest entry (or there are too "
+            "the top singular value of $Y_f$ does not follow its largest entry (or there are too "
             "few trials): the outliers are not localized at these parameters.",
             "this book",
         ),
@@ -147,7 +147,7 @@ def edge_claims(result, law, scale, out) -> list[Claim]:
             rf"> $2\log d/d$ = {out.delocalized_max:.4f}, the largest weight of a delocalized "
             "vector",
             bool(median_weight > out.delocalized_max),
-            "the top singular vector of Y_f is spread out: its top value is not a localized "
+            "the top singular vector of $Y_f$ is spread out: its top value is not a localized "
             "outlier here.",
             "this book",
         ),

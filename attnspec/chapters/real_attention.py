@@ -433,10 +433,10 @@ class RealAttention(ChapterStudy):
                     "matrices of the same size (MiniLM-L6 / SmolLM2-135M), else ○; it detects "
                     f"only a median more than {reach[0]:.0f}–{reach[1]:.0f} % above Haar's",
                     False if above[key] else None,
-                    f"the {label} of U_X is farther from uniform than most Haar matrices."
+                    f"the {label} of $U_X$ is farther from uniform than most Haar matrices."
                     if above[key]
                     else "consistent with Haar, largely by construction: the seeded signs of "
-                    "U_X's columns (and its seeded null-space completion beyond n = d) randomize "
+                    "$U_X$'s columns (and its seeded null-space completion beyond n = d) randomize "
                     "its eigen-angles whatever X is, and a one-sided test below the Haar 95th "
                     f"percentile detects only a median more than {reach[0]:.0f}–{reach[1]:.0f} % "
                     "above Haar's; it cannot confirm the seed summary's observation.",
@@ -473,7 +473,7 @@ class RealAttention(ChapterStudy):
                 all(rot[m].outside <= bound[m] for m in names),
                 "not reproduced under this book's hypothesis: most heads' R(S) lie outside the "
                 "Haar range (query and key frames are partly aligned). The seed summary's "
-                "diagnostic looks at U_X, which R(S) does not measure.",
+                "diagnostic looks at $U_X$, which $R(S)$ does not measure.",
                 HYPOTHESIS,
             )
         )
