@@ -497,3 +497,21 @@ def test_several_sweeps_share_their_trials(cache_dir):
         )
     again = sweep.run_sweeps(requests)
     assert again[0].computed == 0 and np.array_equal(again[1].pooled, second.pooled)
+
+
+# ---- issue 50, H3: no code runs from the working folder --------------------------------------
+
+#: a module that shadows the standard library's, and records that it ran
+PLANTED = "import os\nopen(os.path.join(os.path.dirname(__file__), 'RAN'), 'w').close()\n"
+
+
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
+@pytest.mark.parametrize("planted", ["multiprocessing.py", "multiprocessing/__init__.py"])
+def test_a_sweep_worker_never_imports_from_the_working_folder(tmp_path, monkeypatch, planted):
+    (tmp_path / planted).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / planted).write_text(PLANTED)
+    monkeypatch.chdir(tmp_path)
+    with local_cluster(1) as cluster, cluster.get_client() as client:
+        assert client.submit(os.getpid).result(timeout=60) != os.getpid()
+    ran = [p for p in tmp_path.rglob("RAN")]
+    assert ran == []

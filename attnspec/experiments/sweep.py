@@ -50,7 +50,7 @@ from ..core import cache
 from ..core.atomic import write_text
 from ..core.config import PARAMETERS, Config, available_memory_bytes, trial_memory_bytes
 from ..core.errors import InvalidInput, RunFailed
-from ..core.parallel import BLAS_THREAD_VARIABLES, blas_threads, cores, environ
+from ..core.parallel import BLAS_THREAD_VARIABLES, SAFE_PATH, blas_threads, cores, environ
 from ..laws.distance import ks_to_limit_law
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..numerics.spectra import distance
@@ -165,11 +165,12 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
 
     ``blas`` defaults to :func:`blas_threads`. The BLAS variables are in the environment while the
     worker processes are spawned, that is before they import NumPy, which is when OpenBLAS, MKL
-    and OpenMP read them. A worker process that dies while the cluster starts (killed, out of
-    memory) raises :class:`~attnspec.core.errors.RunFailed`.
+    and OpenMP read them; so is ``PYTHONSAFEPATH=1`` (:data:`~attnspec.core.parallel.SAFE_PATH`):
+    a worker imports nothing from the current folder. A worker process that dies while the cluster
+    starts (killed, out of memory) raises :class:`~attnspec.core.errors.RunFailed`.
     """
     threads = str(blas or blas_threads(n_workers))
-    with environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
+    with environ({**dict.fromkeys(BLAS_THREAD_VARIABLES, threads), **SAFE_PATH}):
         try:
             # no dashboard; the scheduler's HTTP routes on a free port (8787 may be taken)
             return LocalCluster(
