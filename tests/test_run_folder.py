@@ -302,3 +302,13 @@ def test_a_run_removes_the_debris_of_killed_runs_and_resolves_a_relative_cache(t
     assert sorted(p.name for p in out.iterdir()) == ["ladder.ipynb", "ladder.results.json"]
     assert any((tmp_path / "relative-cache").iterdir())  # resolved at start-up, not in R
     assert list(scratch.iterdir()) == [foreign]
+
+
+def test_a_symlinked_run_folder_is_refused_before_any_kernel(tmp_path, capsys):
+    """Issue 50, H4: ``-o LINK`` wrote into the folder the link names."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    for extra in ([], ["--force"]):
+        assert cli_status([*SETUP, "-o", str(tmp_path / "link"), *extra]) == 2
+        one_line(capsys.readouterr().err, "is a symlink; attnspec never writes through one")
+    assert list((tmp_path / "real").iterdir()) == []

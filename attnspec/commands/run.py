@@ -62,6 +62,18 @@ def add_parser(sub) -> None:
     parser.set_defaults(run=run)
 
 
+def not_stored_chapters(folder: Path, where: str) -> None:
+    """InvalidInput if ``folder`` (or what it links to) is the book's stored chapters."""
+    from ..core.errors import InvalidInput
+    from ..publish.paths import EXECUTED
+
+    if folder.exists() and folder.resolve() == EXECUTED.resolve():
+        raise InvalidInput(
+            f"{where}: is the book's stored chapters, which only `attnspec notebooks` rewrites; "
+            "give another folder"
+        )
+
+
 def previous_run(folder: Path, name: str, option: str, force: bool) -> bool:
     """Whether ``folder`` holds a previous run of chapter ``name`` that ``--force`` lets this run
     replace.
@@ -73,14 +85,9 @@ def previous_run(folder: Path, name: str, option: str, force: bool) -> bool:
         or if it holds anything but this chapter's run, or the current folder.
     """
     from ..core.errors import InvalidInput
-    from ..publish.paths import EXECUTED
 
     where = f"{option} {str(folder)!r}"
-    if folder.exists() and folder.resolve() == EXECUTED.resolve():
-        raise InvalidInput(
-            f"{where}: is the book's stored chapters, which only `attnspec notebooks` rewrites; "
-            "give another folder"
-        )
+    not_stored_chapters(folder, where)
     if force and folder.is_symlink():
         raise InvalidInput(f"{where}: is a symlink; --force replaces only a folder")
     entries = sorted(folder.iterdir()) if folder.is_dir() else []
@@ -146,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         resolved = chap.resolve(chap.parse_parameters(parameter_pairs(args.parameter)))
         option, names = output_option(args), toc_chapter_names()
         given = args.output if args.output is not None else Path("runs") / chap.name
+        not_stored_chapters(Path(given), f"{option} {str(given)!r}")
         out = check_folder(given, option)
         stack.enter_context(reserved(out, f"{option} {str(given)!r}"))
         # what killed runs left: hidden folders of every chapter's run and page
