@@ -312,3 +312,29 @@ def test_a_symlinked_run_folder_is_refused_before_any_kernel(tmp_path, capsys):
         assert cli_status([*SETUP, "-o", str(tmp_path / "link"), *extra]) == 2
         one_line(capsys.readouterr().err, "is a symlink; attnspec never writes through one")
     assert list((tmp_path / "real").iterdir()) == []
+
+
+@pytest.mark.parametrize("added", ["notes.txt", "data/x.csv"])
+def test_force_refuses_to_replace_a_folder_that_changed_during_the_run(
+    added, tmp_path, monkeypatch, capsys
+):
+    """Issue 50, H5: files another process wrote into the run folder while the kernel ran were
+    deleted with the old run. The kernel is a stand-in here: it writes the notebook, while
+    "another process" adds a file to the folder."""
+    from attnspec.publish import chapters
+
+    out = tmp_path / "G2"
+    out.mkdir()
+    (out / "setup.ipynb").write_text("old run\n")
+
+    def kernel_while_another_writes(run, output):
+        (out / added).parent.mkdir(exist_ok=True)
+        (out / added).write_text("someone else's\n")
+        Path(output).write_text("new run\n")
+        return Path(output)
+
+    monkeypatch.setattr(chapters, "execute", kernel_while_another_writes)
+    assert cli_status([*SETUP, "-o", str(out), "--force"]) == 2
+    one_line(capsys.readouterr().err, f"{added.split('/')[0]!r} appeared in it during the run")
+    assert tree(out) == {"setup.ipynb": b"old run\n", added: b"someone else's\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["G2"]

@@ -10,10 +10,11 @@ pipeline (:mod:`attnspec.publish.render`). The kernel runs in a private temporar
 A run never mixes with another: a DIR that is not empty is refused (status 2) unless ``--force`` is
 given, and then only if it holds nothing but this chapter's run (``CHAPTER.ipynb``,
 ``CHAPTER.results.json``, ``CHAPTER.html``); the new run is built beside it and replaces the whole
-folder at once, so no file of the old run stays beside the new one. The book's own stored chapters
-are never a run folder, and a run reserves DIR (:func:`attnspec.core.lock.reserved`), so a second
-run into the same folder is refused while the first one works. Ctrl-C or SIGTERM stops with one
-line and status 130 or 143, leaving no partial or temporary file.
+folder at once, so no file of the old run stays beside the new one. If anything appeared in DIR
+while the kernel ran (another process's file), nothing is replaced: status 2. The book's own stored
+chapters are never a run folder, and a run reserves DIR (:func:`attnspec.core.lock.reserved`), so a
+second run into the same folder is refused while the first one works. Ctrl-C or SIGTERM stops with
+one line and status 130 or 143, leaving no partial or temporary file.
 """
 
 from __future__ import annotations
@@ -122,19 +123,36 @@ def signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def replace_folder(old: Path, new: Path, prefix: str) -> None:
+def contents(folder: Path) -> list[str]:
+    """Every path in ``folder``, relative to it, sorted."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+def replace_folder(old: Path, new: Path, prefix: str, expected: list[str], where: str) -> None:
     """Put folder ``new`` at ``old``'s place in one step; ``old`` and all it holds are removed.
 
     Two renames with SIGINT and SIGTERM held back between them: ``old`` is never half replaced.
+    Between them ``old``, set aside, is listed again: if it holds more than ``expected`` (its
+    contents when the run was allowed to replace it: another process wrote there meanwhile), it is
+    put back as it is, and InvalidInput names what appeared.
     """
     import shutil
 
     from ..core import cleanup
+    from ..core.errors import InvalidInput
 
     os.chmod(new, os.stat(old).st_mode & 0o7777)
     with cleanup.temporary_folder(old.parent, prefix) as aside:
         with signals_held():
             os.rename(old, aside)  # replaces the empty folder reserved at that name
+            appeared = sorted(set(contents(aside)) - set(expected))
+            if appeared:
+                os.rename(aside, old)
+                raise InvalidInput(
+                    f"{where}: {appeared[0]!r} appeared in it during the run ({len(appeared)} "
+                    "new); the folder is left as it was and the new run is not written: move "
+                    "them, or give another folder"
+                )
             os.rename(new, old)
         shutil.rmtree(aside, ignore_errors=True)
 
@@ -170,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
                 render_html(out / notebook_name, chap)
                 written.append(out / f"{chap.name}.html")
         else:
+            before = contents(out)
             cleanup.remove_stale(out.parent, *prefixes)
             with cleanup.temporary_folder(out.parent, f".{chap.name}-") as staging:
                 execute(resolved, staging / notebook_name)
@@ -178,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
 
                     render_html(staging / notebook_name, chap)
                 made = sorted(p.name for p in staging.iterdir())
-                replace_folder(out, staging, f".{chap.name}-")
+                replace_folder(out, staging, f".{chap.name}-", before, f"{option} {str(given)!r}")
             written += [out / name for name in made]
     for path in written:
         print(f"wrote {path}")
