@@ -20,6 +20,7 @@ import pytest
 
 from attnspec.core.atomic import new_file_mode
 from attnspec.core.cleanup import STALE_SECONDS
+from attnspec.core.errors import InvalidInput
 from tests.helpers import attnspec, cli_status, one_line, tmpfs_mounts
 
 SETUP = ["run", "setup", "-p", "d", "100"]
@@ -338,3 +339,22 @@ def test_force_refuses_to_replace_a_folder_that_changed_during_the_run(
     one_line(capsys.readouterr().err, f"{added.split('/')[0]!r} appeared in it during the run")
     assert tree(out) == {"setup.ipynb": b"old run\n", added: b"someone else's\n"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["G2"]
+
+
+def test_a_run_through_another_path_to_a_reserved_folder_is_refused(tmp_path, capsys):
+    """Issue 50, M2: the lock was keyed on the path as given, so a run into ``alias/R`` (alias a
+    link to the folder holding R) did not see the run into ``R``."""
+    from attnspec.core.lock import reserved
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "alias").symlink_to("real")
+    with reserved(tmp_path / "real" / "R", "held"):
+        assert cli_status([*SETUP, "-o", str(tmp_path / "alias" / "R")]) == 2
+        one_line(capsys.readouterr().err, f"another run is writing into it (process {os.getpid()})")
+    assert not (tmp_path / "real" / "R").exists()
+    (tmp_path / "real" / "R").mkdir()
+    (tmp_path / "G2").symlink_to(tmp_path / "real" / "R")  # the folder's own alias
+    with reserved(tmp_path / "real" / "R", "held"):
+        with pytest.raises(InvalidInput, match="another run is writing into it"):
+            with reserved(tmp_path / "G2", "an alias"):
+                pass

@@ -31,9 +31,10 @@ def reserved(folder: Path, what: str) -> Iterator[None]:
 
     The lock file beside it is created (with the parents) when missing and removed on exit. A
     file that another holder removed in between is not trusted: the lock is taken again on the file
-    at that path.
+    at that path. The lock is the resolved folder's (every symlink followed), so two paths to one
+    folder share it.
     """
-    path = lock_path(Path(folder).absolute())
+    path = lock_path(Path(os.path.realpath(folder)))
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
