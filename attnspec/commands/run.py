@@ -68,7 +68,11 @@ def not_stored_chapters(folder: Path, where: str) -> None:
     from ..core.errors import InvalidInput
     from ..publish.paths import EXECUTED
 
-    if folder.exists() and folder.resolve() == EXECUTED.resolve():
+    try:
+        stored = folder.exists() and folder.resolve() == EXECUTED.resolve()
+    except OSError:  # a name too long, say: not the book's folder (check_folder says what)
+        return
+    if stored:
         raise InvalidInput(
             f"{where}: is the book's stored chapters, which only `attnspec notebooks` rewrites; "
             "give another folder"

@@ -262,10 +262,11 @@ def check_results(
     for i, v in enumerate(data["values"]):
         if v["kind"] == "number" and not _finite_number(v["value"]):
             raise bad(f"values[{i}] ({printable(v['key'])}): {v['value']!r} is not a finite number")
-    keys = [v["key"] for v in data["values"]]
-    if len(set(keys)) != len(keys):
-        twice = next(k for k in keys if keys.count(k) > 1)
-        raise bad(f"the value key {printable(twice)!r} appears more than once")
+    seen: set[str] = set()
+    for v in data["values"]:
+        if v["key"] in seen:
+            raise bad(f"the value key {printable(v['key'])!r} appears more than once")
+        seen.add(v["key"])
     return data
 
 
