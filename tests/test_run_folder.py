@@ -358,3 +358,20 @@ def test_a_run_through_another_path_to_a_reserved_folder_is_refused(tmp_path, ca
         with pytest.raises(InvalidInput, match="another run is writing into it"):
             with reserved(tmp_path / "G2", "an alias"):
                 pass
+
+
+@pytest.mark.slow  # starts a kernel
+def test_a_run_out_of_memory_is_one_line_status_71_and_leaves_no_folder(tmp_path):
+    """Issue 50, M6: under ``ulimit -v`` the kernel's MemoryError came out as a papermill
+    traceback with status 1, and an empty run folder stayed; ``ladder`` gives 71 and one line."""
+    import resource
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 10**9, 2 * 10**9))
+
+    done = attnspec(
+        "run", "setup", "-p", "d", "8000", "-o", "R", cwd=tmp_path, preexec_fn=limited, timeout=300
+    )
+    assert done.returncode == 71 and done.stdout == ""
+    one_line(done.stderr, "attnspec run: out of memory: try a smaller d, or more memory")
+    assert list(tmp_path.iterdir()) == []

@@ -183,8 +183,7 @@ def run(args: argparse.Namespace) -> int:
         cleanup.remove_stale(out, *prefixes)
         notebook_name = f"{chap.name}.ipynb"
         if not previous_run(out, chap.name, option, args.force):
-            out.mkdir(parents=True, exist_ok=True)
-            execute(resolved, out / notebook_name)
+            execute(resolved, out / notebook_name)  # creates the folder once the kernel is done
             written += [out / notebook_name, out / f"{chap.name}.results.json"]
             if args.html:
                 from ..publish.render import render_html
