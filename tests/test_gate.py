@@ -429,3 +429,26 @@ def test_tally_records_every_outcome_and_nothing_for_collect_only(tmp_path):
         )
         outcomes = json.loads(record.read_text())["outcomes"]
         assert outcomes == {f"test_three.py::{k}": v for k, v in expected.items()}
+
+
+# ---- issue 50, M7: a git-ignored file under the book's sources is never published ------------
+
+
+def test_an_ignored_file_under_the_books_sources_is_refused(tested):
+    (tested / ".gitignore").write_text("_build/\n*.tmp\n")
+    git(tested, "commit", "-qam", "ignore *.tmp")
+    stamp_after_passing(tested)
+    static = tested / "book" / "_static"
+    static.mkdir(parents=True)
+    (static / "notes.tmp").write_text("<script>alert(1)</script>")
+    message = refused(tested)
+    assert "git-ignored files under book/" in message and "book/_static/notes.tmp" in message
+    with pytest.raises(gate.Refused, match="book/_static/notes.tmp"):
+        stamp_after_passing(tested)
+    (static / "notes.tmp").unlink()
+    (tested / "book" / "_ext" / "__pycache__").mkdir(parents=True)
+    (tested / "book" / "_ext" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
+    (tested / ".gitignore").write_text("_build/\n*.tmp\n__pycache__/\n")
+    git(tested, "commit", "-qam", "ignore bytecode")
+    stamp_after_passing(tested)
+    assert gate.publish(tested).is_dir()  # the build's own bytecode is no source

@@ -18,7 +18,9 @@ checkout it writes none (and ``make test`` still passes).
 ``python -m attnspec.publish.gate site`` (``make site``) copies ``_build/html`` to ``_build/site``
 only when
 
-- the tree is clean (nothing differs from HEAD, no untracked file), so the site has a commit;
+- the tree is clean (nothing differs from HEAD, no untracked file), so the site has a commit, and
+  no file git ignores lies under ``book/`` (the build would publish it: :func:`ignored_sources`;
+  nor is a stamp written while one does);
 - the stamp exists and names this tree (the same :func:`tree_hash`), and its counts are those of
   a full run (as many tests ran and passed as the suite collects, and more than none);
 - ``_build/book.log`` is the stamped one: no ``make test`` has run since, failing or not;
@@ -113,6 +115,31 @@ def tree_files(root: Path = ROOT) -> list[str]:
     is not UTF-8 keeps its bytes, as :func:`os.fsdecode` gives them)."""
     listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     return sorted({name for name in os.fsdecode(listed).split("\0") if name})
+
+
+#: the folder of the book's sources: what the build reads and copies (pages, _static, _ext)
+BOOK_SOURCES = "book"
+
+
+def ignored_sources(root: Path = ROOT) -> list[str]:
+    """Files under :data:`BOOK_SOURCES` that git ignores (``*.tmp``, ...): the build would read
+    or copy them into the site, yet no test and no commit covers them. Python's bytecode of the
+    book's extensions (``__pycache__``) is left out: the build writes it and never publishes it."""
+    listed = _git(
+        root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", BOOK_SOURCES
+    )
+    names = [name for name in os.fsdecode(listed).split("\0") if name]
+    return sorted(name for name in names if "__pycache__" not in name.split("/"))
+
+
+def _no_ignored_sources(root: Path) -> None:
+    """Refused if :func:`ignored_sources` finds any."""
+    ignored = ignored_sources(root)
+    if ignored:
+        raise Refused(
+            f"{len(ignored)} git-ignored files under {BOOK_SOURCES}/ would be built into the "
+            f"site, e.g. {ignored[0]!r}: remove them, then make test"
+        )
 
 
 def tree_hash(root: Path = ROOT) -> str:
@@ -254,6 +281,7 @@ def write_stamp(root: Path = ROOT) -> Path:
     for path in (html, log):
         if not path.exists():
             raise Refused(f"{path.relative_to(root)} is missing: make test builds it")
+    _no_ignored_sources(root)
     tree, counts = _tested_tree(root)
     stamp = {
         "version": __version__,
@@ -278,6 +306,7 @@ def check(root: Path = ROOT) -> dict:
             f"the tree is dirty (git status lists {len(changed)}, e.g. {changed[0][3:]!r}): "
             "commit, then make test"
         )
+    _no_ignored_sources(root)
     try:
         stamp = json.loads((root / STAMP).read_text())
     except (OSError, ValueError):
