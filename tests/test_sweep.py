@@ -515,3 +515,34 @@ def test_a_sweep_worker_never_imports_from_the_working_folder(tmp_path, monkeypa
         assert client.submit(os.getpid).result(timeout=60) != os.getpid()
     ran = [p for p in tmp_path.rglob("RAN")]
     assert ran == []
+
+
+# ---- issue 50, M5: many small trials never flood the scheduler -------------------------------
+
+
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
+def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
+    """``sweep --trials 10000`` at d = 10 submitted every trial at once, and the client lost its
+    scheduler. Here the window is 5: never more than 5 trials pending, all 23 computed, in
+    order."""
+    from attnspec.core.config import Config
+
+    monkeypatch.setattr(sweep, "IN_FLIGHT", 5)
+    tasks = [(Config(d=10 + (k % 3), trials=23), k, ["Y"]) for k in range(23)]
+    with local_cluster(1) as cluster, cluster.get_client() as client:
+        submitted, most = [], [0]
+        submit = client.submit
+
+        def counted(*args, **kwargs):
+            future = submit(*args, **kwargs)
+            submitted.append(future)
+            most[0] = max(most[0], sum(1 for f in submitted if not f.done()))
+            return future
+
+        monkeypatch.setattr(client, "submit", counted)
+        out = sweep.compute_trials(tasks, client)
+    assert len(submitted) == 23 and most[0] <= 5
+    for (cfg, k, models), got in zip(tasks, out, strict=True):
+        np.testing.assert_array_equal(
+            got["Y"], trial(cfg.d, cfg.beta, cfg.c_poly, 0, k, models)["Y"]
+        )
