@@ -48,6 +48,12 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, status 2, as for InvalidInput
         self.exit(EXIT_INVALID, f"attnspec: error: {message}\n")
 
+    def _print_message(self, message, file=None):  # --help: a full stdout is an error (74)
+        if message:
+            file = sys.stderr if file is None else file
+            file.write(message)
+            file.flush()
+
 
 class _Version(argparse.Action):
     """``--version``: print ``attnspec VERSION`` and exit 0 (looked up only when asked)."""
@@ -58,7 +64,7 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         from . import __version__
 
-        print(f"attnspec {__version__}")
+        print(f"attnspec {__version__}", flush=True)
         parser.exit(0)
 
 
@@ -134,7 +140,12 @@ def _unprinted(command: str, why: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     _standard_streams()
     _absolute_cache()
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except OSError as exc:  # --version or --help into a full or closed stdout
+        _discard_stdout()
+        print(f"attnspec: system error: stdout: {system_error(exc)}", file=sys.stderr)
+        return EXIT_OS
     name = args.command
     try:
         with sigterm_raises():

@@ -288,3 +288,12 @@ def test_a_huge_value_is_not_echoed_whole(tmp_path):
     assert done.returncode == 2
     one_line(done.stderr, "(5000 characters) is not of type int")
     assert len(done.stderr) < 400 and "set_int_max_str_digits" not in done.stderr
+
+
+@pytest.mark.parametrize("option", ["--version", "--help"])
+def test_version_or_help_into_a_full_stdout_is_one_line_and_status_74(option, tmp_path):
+    """Issue 50, L1: ``attnspec --version >/dev/full`` ended in a traceback."""
+    with open("/dev/full", "w") as full:
+        done = attnspec(option, cwd=tmp_path, stdout=full)
+    assert done.returncode == 74
+    one_line(done.stderr, "attnspec: system error: stdout: No space left on device")
