@@ -30,6 +30,15 @@ PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
 
 # Every recipe puts the checkout's path in double quotes, where the shell still expands $ ` " and \:
 # a path holding one of them is refused before any recipe runs (issue 29, item 7).
+# A newline in the path ends a recipe's command line where it stands: refused too, its message
+# naming it \n (so that it stays one line).
+define NEWLINE
+
+
+endef
+ifneq ($(findstring $(NEWLINE),$(CURDIR)),)
+$(error the checkout's path '$(subst $(NEWLINE),\n,$(CURDIR))' holds a newline, which a recipe's command line cannot hold: move the checkout to a path without one)
+endif
 UNQUOTABLE := $(strip $(foreach c,$$ ` " \,$(findstring $(c),$(CURDIR))))
 ifneq ($(UNQUOTABLE),)
 $(error the checkout's path '$(CURDIR)' holds $(UNQUOTABLE), which a quoted shell word cannot hold: move the checkout to a path without $$ ` " or \)
