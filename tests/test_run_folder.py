@@ -375,3 +375,27 @@ def test_a_run_out_of_memory_is_one_line_status_71_and_leaves_no_folder(tmp_path
     assert done.returncode == 71 and done.stdout == ""
     one_line(done.stderr, "attnspec run: out of memory: try a smaller d, or more memory")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("errno_name", ["EACCES", "EROFS"])
+def test_a_folder_whose_parent_cannot_be_written_is_refused_saying_why(
+    errno_name, tmp_path, monkeypatch, capsys
+):
+    """Issue 50, L4: a writable run folder in a read-only parent gave "Permission denied:
+    …/.attnspec-….lock". The parent is read-only here by the lock's open failing as it would."""
+    import errno
+
+    from attnspec.core import lock
+
+    (tmp_path / "R").mkdir()
+    real_open = os.open
+
+    def read_only(path, *args, **kwargs):
+        if str(path).endswith(".lock"):
+            code = getattr(errno, errno_name)
+            raise (PermissionError if code == errno.EACCES else OSError)(code, os.strerror(code))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(lock.os, "open", read_only)
+    assert cli_status([*SETUP, "-o", str(tmp_path / "R")]) == 2
+    one_line(capsys.readouterr().err, "its lock file goes beside it, in")
