@@ -335,3 +335,14 @@ def test_diff_never_writes_into_the_books_chapters_or_over_its_inputs(
         assert words in err and err.count("\n") == 1, err
     assert {p: (tmp_path / p).read_bytes() for p in before} == before
     assert list(stored.iterdir()) == []
+
+
+def test_a_key_given_twice_in_a_results_file_is_refused(tmp_path, capsys):
+    """Issue 50, L6: a results file with ``"chapter"`` twice was read last-wins."""
+    good = json.loads(open(_results(tmp_path, "good.json")).read())
+    text = json.dumps(good)
+    twice = tmp_path / "twice.json"
+    twice.write_text(text.replace('"chapter": "ladder"', '"chapter": "setup", "chapter": "ladder"'))
+    assert main(["diff", str(twice), str(tmp_path / "good.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the key 'chapter' appears twice" in err

@@ -211,13 +211,25 @@ def load(path: str | Path, chapters: Collection[str] | None = None) -> dict[str,
     """
     path = find_results(path)
     try:
-        data = json.loads(path.read_text(), parse_constant=_refuse_constant)
+        data = json.loads(
+            path.read_text(), parse_constant=_refuse_constant, object_pairs_hook=_once_each
+        )
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         why = {json.JSONDecodeError: "not JSON", RecursionError: "nested too deep"}.get(
             type(exc), str(exc)
         )
         raise InvalidInput(f"{path}: not a results file ({why})") from None
     return check_results(data, path, chapters)
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct (else ValueError: which would count is unclear)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {printable(key)!r} appears twice in one object")
+        out[key] = value
+    return out
 
 
 def _refuse_constant(name: str):
