@@ -135,6 +135,17 @@ def _discard_stdout() -> None:
             pass
 
 
+#: the commands that compute trials, which the cache keeps when they stop early
+TRIAL_COMMANDS = ("ladder", "sweep", "run", "notebooks")
+
+
+def _kept(command: str) -> str:
+    """What an early stop of ``command`` leaves: its finished trials, or nothing partial."""
+    if command in TRIAL_COMMANDS:
+        return "finished trials are kept in the cache"
+    return "nothing partial is left"
+
+
 def _fail(command: str, message: str, status: int) -> int:
     print(f"attnspec {command}: {message}", file=sys.stderr)
     return status
@@ -206,9 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     except RunFailed as exc:
         return _fail(name, f"failed: {exc}; run the same command again to resume", EXIT_FAILED)
     except KeyboardInterrupt:
-        return _fail(name, "interrupted; finished trials are kept in the cache", EXIT_INTERRUPTED)
+        return _fail(name, f"interrupted; {_kept(name)}", EXIT_INTERRUPTED)
     except Terminated:
-        return _fail(name, "terminated; finished trials are kept in the cache", EXIT_TERMINATED)
+        return _fail(name, f"terminated; {_kept(name)}", EXIT_TERMINATED)
 
 
 if __name__ == "__main__":
