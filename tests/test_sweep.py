@@ -248,7 +248,9 @@ def test_workers_get_one_blas_thread_each():
 )
 def test_invalid_input(argv, message, cache_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    args = ["--d", "64", "--beta", "1", "--trials", "1", "--out", "out.csv", *argv]
+    base = {"--d": "64", "--beta": "1", "--trials": "1", "--out": "out.csv"}
+    given = base | dict(zip(argv[::2], argv[1::2], strict=True))  # an option given once
+    args = [word for option, value in given.items() for word in (option, value)]
     assert cli(*args) == 2
     err = capsys.readouterr().err
     assert err.startswith("attnspec sweep: error: ") and message in err and err.count("\n") == 1
