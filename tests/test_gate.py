@@ -21,8 +21,11 @@ SUITE = ("tests/test_a.py::test_one", "tests/test_a.py::test_two", "book/a.ipynb
 
 @pytest.fixture(autouse=True)
 def fake_suite(monkeypatch):
-    """The fake checkouts' suite, without running pytest's collection in each of them."""
+    """The fake checkouts' suite, without running pytest's collection in each of them; and an
+    environment that steers no pytest (whatever the caller's)."""
     monkeypatch.setattr(gate, "suite_tests", lambda root=None: set(SUITE))
+    for name in gate.STEERING:
+        monkeypatch.delenv(name, raising=False)
 
 
 def tallied(root: Path, outcomes: dict[str, str] | None = None) -> None:
