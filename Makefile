@@ -9,6 +9,9 @@ PYTHON ?= python3
 # environment forbids it (PYTHONDONTWRITEBYTECODE, as in many containers), every kernel, Dask worker
 # and subprocess compiles numpy, scipy and matplotlib from source again: about 4 s each.
 unexport PYTHONDONTWRITEBYTECODE
+# What would steer pytest from the environment (collect only, deselect, load or drop plugins) is
+# not passed on: make test runs the whole suite as it is (and its first step refuses what is left).
+unexport PYTHONPATH $(filter PYTEST_%,$(.VARIABLES))
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -27,6 +30,15 @@ PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
 
 # Every recipe puts the checkout's path in double quotes, where the shell still expands $ ` " and \:
 # a path holding one of them is refused before any recipe runs (issue 29, item 7).
+# A newline in the path ends a recipe's command line where it stands: refused too, its message
+# naming it \n (so that it stays one line).
+define NEWLINE
+
+
+endef
+ifneq ($(findstring $(NEWLINE),$(CURDIR)),)
+$(error the checkout's path '$(subst $(NEWLINE),\n,$(CURDIR))' holds a newline, which a recipe's command line cannot hold: move the checkout to a path without one)
+endif
 UNQUOTABLE := $(strip $(foreach c,$$ ` " \,$(findstring $(c),$(CURDIR))))
 ifneq ($(UNQUOTABLE),)
 $(error the checkout's path '$(CURDIR)' holds $(UNQUOTABLE), which a quoted shell word cannot hold: move the checkout to a path without $$ ` " or \)
@@ -151,7 +163,9 @@ lint: install
 # benchmarks/README.md). All must pass. Every test's duration goes to
 # _build/test-durations.json and _build/site-durations.json. The tree is recorded as the run begins,
 # each step that passes leaves a marker, and the stamp that make site needs is written only when
-# lint and the tests passed and the tree is still the one they tested (so not under make -i).
+# lint and the tests passed and the tree is still the one they tested (so not under make -i). The
+# tests pass only as a full run: every test pytest collects from the same paths, with no selection,
+# ran and passed in one of the two runs (their --tally records; the stamp keeps the counts).
 test: install
 	"$(BIN)/python" -m attnspec.publish.gate begin
 	@$(MAKE) --no-print-directory lint browser
@@ -160,10 +174,11 @@ test: install
 	( "$(BIN)/jupyter-book" build . --all -W --keep-going > _build/book.log 2>&1; built=$$?; \
 	  echo "== book build (exit $$built): _build/book.log ==" > _build/site.log; \
 	  tail -n 5 _build/book.log >> _build/site.log; test $$built -eq 0 && \
-	  $(PYTEST) -m site --timings=_build/site-durations.json tests >> _build/site.log 2>&1 ) & \
+	  $(PYTEST) -m site --timings=_build/site-durations.json --tally=_build/site-tally.json \
+	    tests >> _build/site.log 2>&1 ) & \
 	site=$$!; \
 	$(PORTABLE) $(PYTEST) -n 2 --dist loadfile $(NBVAL) -m "not site" \
-	  --timings=_build/test-durations.json $(NOTEBOOKS) tests; \
+	  --timings=_build/test-durations.json --tally=_build/test-tally.json $(NOTEBOOKS) tests; \
 	tests=$$?; wait $$site; site=$$?; cat _build/site.log; \
 	test $$tests -eq 0 && test $$site -eq 0 && "$(BIN)/python" -m attnspec.publish.gate passed tests
 	$(call remove,$(TEST_CACHE))

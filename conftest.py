@@ -11,13 +11,14 @@ Plain ``pytest`` (no path, no ``-m``) leaves all four out, as ``make check`` doe
 a folder or a marker runs what is named. ``make test`` runs everything, after building what they
 need. A test never skips because what it checks is missing: it fails and says what to build.
 
-Plugins: the glue check (tests/nbval_glue.py), ``--timings`` (tests/timings.py) and the order in
+Plugins: the glue check (tests/nbval_glue.py), ``--timings`` (tests/timings.py), ``--tally``
+(tests/tally.py, the outcomes the publication gate counts) and the order in
 which xdist hands out files (tests/schedule.py).
 """
 
 import pytest
 
-pytest_plugins = ["tests.nbval_glue", "tests.timings", "tests.schedule"]
+pytest_plugins = ["tests.nbval_glue", "tests.timings", "tests.tally", "tests.schedule"]
 
 #: what plain ``pytest`` runs: every test that needs nothing built and starts nothing heavy
 FAST = "not slow and not site and not cluster and not weights"

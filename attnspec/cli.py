@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 
 from .commands import chapters, diff, ladder, law, notebooks, run, sweep
@@ -36,6 +37,12 @@ from .core.stopping import (
     system_error,
 )
 
+#: What argparse takes for a value, not an option, though it starts with ``-``.
+NEGATIVE_NUMBER = re.compile(
+    r"^-(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$",
+    re.IGNORECASE,
+)
+
 #: The sub-commands, in the order ``attnspec --help`` lists them.
 COMMANDS = [ladder, chapters, run, sweep, law, diff, notebooks]
 EXIT_INVALID, EXIT_MEMORY, EXIT_FAILED = 2, 71, 75
@@ -44,9 +51,17 @@ EXIT_INVALID, EXIT_MEMORY, EXIT_FAILED = 2, 71, 75
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):  # an option is spelled in full: `--tri 1` is an error
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
+        # a negative or infinite float (-1e-3, -inf) is a value, checked as any other
+        self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message: str):  # one line, status 2, as for InvalidInput
         self.exit(EXIT_INVALID, f"attnspec: error: {message}\n")
+
+    def _print_message(self, message, file=None):  # --help: a full stdout is an error (74)
+        if message:
+            file = sys.stderr if file is None else file
+            file.write(message)
+            file.flush()
 
 
 class _Version(argparse.Action):
@@ -58,7 +73,7 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         from . import __version__
 
-        print(f"attnspec {__version__}")
+        print(f"attnspec {__version__}", flush=True)
         parser.exit(0)
 
 
@@ -120,6 +135,17 @@ def _discard_stdout() -> None:
             pass
 
 
+#: the commands that compute trials, which the cache keeps when they stop early
+TRIAL_COMMANDS = ("ladder", "sweep", "run", "notebooks")
+
+
+def _kept(command: str) -> str:
+    """What an early stop of ``command`` leaves: its finished trials, or nothing partial."""
+    if command in TRIAL_COMMANDS:
+        return "finished trials are kept in the cache"
+    return "nothing partial is left"
+
+
 def _fail(command: str, message: str, status: int) -> int:
     print(f"attnspec {command}: {message}", file=sys.stderr)
     return status
@@ -131,10 +157,37 @@ def _unprinted(command: str, why: str) -> int:
     return _fail(command, f"system error: {why}: {kept}", EXIT_OS)
 
 
+def _copied_checkout() -> None:
+    """Warn, in one line, when this is the console script of another checkout's ``.venv`` (a
+    copied checkout before its ``make install``: the script's interpreter and the editable
+    install are still the original's, so the original's code runs)."""
+    script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    bin_folder = os.path.dirname(script)
+    if os.path.basename(bin_folder) != "bin" or os.path.basename(os.path.dirname(bin_folder)) != (
+        ".venv"
+    ):
+        return
+    checkout = os.path.dirname(os.path.dirname(bin_folder))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    checkouts = all(os.path.isfile(os.path.join(c, "pyproject.toml")) for c in (checkout, package))
+    if checkouts and os.path.realpath(checkout) != os.path.realpath(package):
+        print(
+            f"attnspec: warning: this command runs the code of {package}, not of {checkout} "
+            f"(a copied checkout?): run make install in {checkout}",
+            file=sys.stderr,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     _standard_streams()
     _absolute_cache()
-    args = build_parser().parse_args(argv)
+    _copied_checkout()
+    try:
+        args = build_parser().parse_args(argv)
+    except OSError as exc:  # --version or --help into a full or closed stdout
+        _discard_stdout()
+        print(f"attnspec: system error: stdout: {system_error(exc)}", file=sys.stderr)
+        return EXIT_OS
     name = args.command
     try:
         with sigterm_raises():
@@ -164,9 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     except RunFailed as exc:
         return _fail(name, f"failed: {exc}; run the same command again to resume", EXIT_FAILED)
     except KeyboardInterrupt:
-        return _fail(name, "interrupted; finished trials are kept in the cache", EXIT_INTERRUPTED)
+        return _fail(name, f"interrupted; {_kept(name)}", EXIT_INTERRUPTED)
     except Terminated:
-        return _fail(name, "terminated; finished trials are kept in the cache", EXIT_TERMINATED)
+        return _fail(name, f"terminated; {_kept(name)}", EXIT_TERMINATED)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import stat
 
 import pytest
 
+from attnspec.core import atomic
 from attnspec.core.atomic import atomic_path, check_writable
 from attnspec.core.errors import InvalidInput
 from tests.helpers import attnspec, one_line, strict_json, tmpfs_mounts
@@ -39,13 +40,48 @@ def test_special_file_at_the_target_is_refused_and_kept(tmp_path, kind):
     assert (stat.S_ISFIFO if kind == "fifo" else stat.S_ISCHR)(mode)
 
 
-def test_symlink_to_a_regular_file_is_written_through_and_kept(tmp_path):
+@pytest.mark.parametrize("option", ["-o", "--json"])
+def test_a_symlink_at_the_target_is_refused_and_its_target_kept(tmp_path, option):
+    """Issue 50, H4: the link was resolved and the file it named replaced, even another user's
+    link in a sticky folder (which ``open`` refuses under ``fs.protected_symlinks``)."""
     (tmp_path / "real.json").write_text("old\n")
     (tmp_path / "link.json").symlink_to("real.json")
-    done = attnspec(*LAW, "--json", "link.json", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert (tmp_path / "link.json").is_symlink()
-    assert strict_json(tmp_path / "real.json")["theta2"] == 1.0
+    done = attnspec(*LAW, option, "link.json", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    one_line(done.stderr, "'link.json': is a symlink; attnspec never writes through one")
+    assert (tmp_path / "link.json").is_symlink() and (tmp_path / "real.json").read_text() == "old\n"
+
+
+def sticky_link(tmp_path, monkeypatch):
+    """A sticky, world-writable folder (as /tmp) holding ``evil``, a link to another folder that
+    belongs to someone else: this process pretends to be another user than the link's owner."""
+    sticky, victim = tmp_path / "sticky", tmp_path / "victim"
+    sticky.mkdir()
+    victim.mkdir()
+    os.chmod(sticky, 0o1777)
+    (sticky / "evil").symlink_to(victim)
+    (victim / "x.json").write_text("victim's\n")
+    monkeypatch.setattr(atomic.os, "geteuid", lambda: os.lstat(sticky / "evil").st_uid + 1)
+    return sticky / "evil", victim
+
+
+def test_another_users_symlink_in_a_sticky_folder_is_not_followed(tmp_path, monkeypatch):
+    link, victim = sticky_link(tmp_path, monkeypatch)
+    for check, name in ((check_writable, "x.json"), (atomic.check_folder, "run")):
+        with pytest.raises(InvalidInput, match="is another user's symlink in a sticky folder"):
+            check(link / name, "-o")
+    with pytest.raises(InvalidInput, match="another user's symlink"):
+        with atomic_path(link / "x.json") as tmp:
+            tmp.write_text("new\n")
+    assert (victim / "x.json").read_text() == "victim's\n"
+
+
+def test_ones_own_symlinked_folder_on_the_way_is_followed(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to("real")
+    with atomic_path(tmp_path / "link" / "x.json") as tmp:
+        tmp.write_text("new\n")
+    assert (tmp_path / "real" / "x.json").read_text() == "new\n"
 
 
 def test_atomic_path_refuses_a_special_file(tmp_path):

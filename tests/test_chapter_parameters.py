@@ -151,3 +151,19 @@ def test_core_names_no_chapter():
     for path in core.glob("*.py"):
         text = path.read_text()
         assert not [n for n in CHAPTERS if f'"{n}"' in text or f"'{n}'" in text], path
+
+
+def test_the_listed_range_of_an_int_starts_where_the_chapter_accepts_it():
+    """Issue 50, L5: ``run setup -p d 2`` was refused by ``remove_top_k < d`` (remove_top_k, not
+    a parameter of setup, at its default 3) while ``attnspec chapters`` listed d >= 2."""
+    from attnspec.chapters.declarations import DECLARED
+    from attnspec.core.errors import InvalidInput
+
+    assert DECLARED["setup"].range_text("d") == ">= 4 and <= 20000"
+    without = [c for c in DECLARED.values() if "d" in c.names and "remove_top_k" not in c.names]
+    assert {c.chapter for c in without} >= {"setup", "theta-statistics"}
+    for declared in without:
+        low = int(declared.range_text("d").split()[1])
+        declared.validate({"d": low})
+        with pytest.raises(InvalidInput):
+            declared.validate({"d": low - 1})

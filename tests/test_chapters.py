@@ -185,7 +185,7 @@ def test_chapters_cli_lists_every_chapter_with_parameters(capsys):
         ),
         (["setup", "-p", "d", "2"], "remove_top_k is not a parameter of this chapter"),
         (["limit-law", "-p", "beta", "0"], "beta=0.0 is out of range"),
-        (["limit-law", "-p", "betas", "0,1"], "each beta must be > 0"),
+        (["limit-law", "-p", "betas", "0,1"], "each beta must be >= 0.000122"),
         (["convergence-threshold", "-p", "resamples", "1"], "resamples=1 is out of range"),
         (["rank-one-mode", "-p", "d_values", "2,500"], "each d must be > remove_top_k = 3"),
     ],

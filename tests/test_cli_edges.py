@@ -16,7 +16,7 @@ import pytest
 
 from attnspec.cli import main
 from attnspec.commands.law import THETA1_MIN
-from tests.helpers import attnspec, cli_status, one_line, strict_json
+from tests.helpers import ROOT, attnspec, cli_status, one_line, strict_json
 
 
 def closed_stdout() -> None:
@@ -163,19 +163,19 @@ def test_minus_zero_is_zero_for_a_float(tmp_path):
 
 
 def test_the_beta_range_is_said_the_same_way_in_help_and_messages(capsys):
-    """``law --help``, ``chapters`` and the messages for beta = 0 state one range: > 0."""
+    """``law --help``, ``chapters`` and the messages for beta = 0 state one range."""
     with pytest.raises(SystemExit):
         main(["law", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "(float, > 0 and <= 18.8; default 1.0)" in help_text
+    assert "(float, >= 0.000122 and <= 18.8; default 1.0)" in help_text
     assert main(["law", "--beta", "0"]) == 2
     law = capsys.readouterr().err
-    assert "beta=0.0 is out of range for the limit law: must be > 0 and <= 18.8" in law
+    assert "beta=0.0 is out of range for the limit law: must be >= 0.000122 and <= 18.8" in law
     assert main(["chapters", "--json"]) == 0
     listed = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
     for name in ("limit-law", "convergence"):
         [beta] = [p for p in listed[name]["parameters"] if p["name"] == "beta"]
-        assert beta["range"] == "> 0 and <= 18.8"
+        assert beta["range"] == ">= 0.000122 and <= 18.8"
         assert cli_status(["run", name, "-p", "beta", "0"]) == 2
         assert f"must be {beta['range']} " in capsys.readouterr().err
     [beta] = [p for p in listed["ladder"]["parameters"] if p["name"] == "beta"]
@@ -268,13 +268,14 @@ def test_a_folder_name_that_is_not_utf8_is_checked_as_any_other(tmp_path):
 
 
 def test_a_beta_too_small_for_the_law_is_refused_as_a_beta(tmp_path):
-    """``law --beta 1e-300`` was refused with a message about "theta1=0.0"."""
-    from attnspec.commands.law import BETA_MIN
+    """``law --beta 1e-300`` was refused with a message about "theta1=0.0"; the limit-law
+    chapter's bound applies."""
+    from attnspec.chapters.declarations import BETA_THETA_MIN
 
     done = attnspec("law", "--beta", "1e-300", cwd=tmp_path)
     assert done.returncode == 2
-    one_line(done.stderr, f"beta=1e-300 is out of range: must be >= {BETA_MIN!r}")
-    assert attnspec("law", "--beta", repr(BETA_MIN), cwd=tmp_path).returncode == 0
+    one_line(done.stderr, "beta=1e-300 is out of range for the limit law: must be >= 0.000122")
+    assert attnspec("law", "--beta", repr(BETA_THETA_MIN), cwd=tmp_path).returncode == 0
 
 
 def test_a_bound_is_printed_with_every_digit_it_has():
@@ -288,3 +289,49 @@ def test_a_huge_value_is_not_echoed_whole(tmp_path):
     assert done.returncode == 2
     one_line(done.stderr, "(5000 characters) is not of type int")
     assert len(done.stderr) < 400 and "set_int_max_str_digits" not in done.stderr
+
+
+@pytest.mark.parametrize("option", ["--version", "--help"])
+def test_version_or_help_into_a_full_stdout_is_one_line_and_status_74(option, tmp_path):
+    """Issue 50, L1: ``attnspec --version >/dev/full`` ended in a traceback."""
+    with open("/dev/full", "w") as full:
+        done = attnspec(option, cwd=tmp_path, stdout=full)
+    assert done.returncode == 74
+    one_line(done.stderr, "attnspec: system error: stdout: No space left on device")
+
+
+def test_a_copied_checkouts_console_script_warns_that_it_runs_the_originals_code(tmp_path):
+    """Issue 50, L8: after ``cp -a``, the copy's ``.venv/bin/attnspec`` runs the original's code
+    (its shebang and the editable install) until ``make install``; it says so, in one line."""
+    script = tmp_path / "copy" / ".venv" / "bin" / "attnspec"
+    script.parent.mkdir(parents=True)
+    (tmp_path / "copy" / "pyproject.toml").write_bytes((ROOT / "pyproject.toml").read_bytes())
+    script.write_bytes((ROOT / ".venv" / "bin" / "attnspec").read_bytes())
+    script.chmod(0o755)
+    done = subprocess.run([str(script), "chapters"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout
+    one_line(done.stderr, f"runs the code of {ROOT}, not of {tmp_path / 'copy'}")
+    assert "make install" in done.stderr
+    own = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "attnspec"), "chapters"], capture_output=True, text=True
+    )
+    assert own.returncode == 0 and own.stderr == ""
+
+
+@pytest.mark.parametrize("raised", ["KeyboardInterrupt", "Terminated"])
+@pytest.mark.parametrize("command", ["diff", "law", "chapters"])
+def test_stopping_a_command_without_trials_does_not_talk_about_trials(
+    command, raised, monkeypatch, capsys
+):
+    """Issue 50, L7: SIGTERM during ``diff`` said "finished trials are kept in the cache"."""
+    from attnspec import commands
+    from attnspec.core.stopping import Terminated
+
+    def stopped(args):
+        raise {"KeyboardInterrupt": KeyboardInterrupt, "Terminated": Terminated}[raised]()
+
+    monkeypatch.setattr(getattr(commands, command), "run", stopped)
+    argv = {"diff": ["diff", "a.json"], "law": ["law"], "chapters": ["chapters"]}[command]
+    assert main(argv) in (130, 143)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "trials" not in err and "nothing partial is left" in err

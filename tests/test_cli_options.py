@@ -183,3 +183,40 @@ def test_an_empty_list_item_is_refused_by_every_command(argv, tmp_path, capsys, 
     assert "empty item" in err or "is not of type int" in err, err
     assert len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- issue 50, L6: one rule and one message for each of these ---------------------------------
+
+
+@pytest.mark.parametrize("value", ["-inf", "-1e-3", "-nan"])
+def test_a_negative_or_infinite_float_is_a_value_not_an_option(value, capsys):
+    """``--beta -inf`` gave argparse's "expected one argument": the value is checked as any
+    other, against the range."""
+    assert cli_status(["law", "--beta", value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"beta={float(value)!r} " in err and "expected one" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ladder", "--d", "10", "--d", "12"],
+        ["ladder", "--remove-top-k", "1", "--remove_top_k", "2"],
+        ["law", "--beta", "1", "--beta", "2"],
+    ],
+)
+def test_an_option_given_twice_is_refused_as_a_parameter_given_twice(argv, capsys):
+    """``--d 10 --d 12`` took 12 silently, while ``-p d 10 -p d 12`` is refused."""
+    assert cli_status(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is given twice" in err and "give it once" in err
+
+
+@pytest.mark.parametrize("command", [["law", "--beta", "1"], ["run", "setup"]])
+def test_dash_is_no_output_path(command, tmp_path, monkeypatch, capsys):
+    """``law -o -`` wrote a file named ``-``."""
+    monkeypatch.chdir(tmp_path)
+    assert cli_status([*command, "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "-o '-': names no file here" in err
+    assert list(tmp_path.iterdir()) == []

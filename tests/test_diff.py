@@ -288,3 +288,61 @@ def test_claims_are_paired_by_claim_not_by_position(tmp_path, capsys):
     b = _results(tmp_path, "b.json", claims=claims)
     result = provenance.diff(provenance.load(a), provenance.load(b))
     assert [(c.claim, c.a, c.b) for c in result.claims] == [("first", "–", "✓")]
+
+
+def test_a_repeated_key_among_many_values_is_found_in_linear_time(tmp_path):
+    """Issue 50, M4: the repeated key was searched with ``list.count`` for each key, quadratic in
+    the number of values (160k values did not finish in 900 s). Counted in key comparisons, not
+    in seconds: a linear search compares each key a few times at most."""
+    compared = [0]
+
+    class Key(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other):
+            compared[0] += 1
+            return str.__eq__(self, other)
+
+    n = 3000
+    keys = [Key(f"k{i}") for i in range(n)] + [Key(f"k{n - 1}")]
+    values = [{"key": k, "kind": "number", "value": 1, "text": "1"} for k in keys]
+    data = {"chapter": "ladder", "values": values, "claims": []}
+    with pytest.raises(InvalidInput, match=f"the value key 'k{n - 1}' appears more than once"):
+        provenance.check_results(data, "x.results.json")
+    assert compared[0] <= 4 * n
+
+
+def test_diff_never_writes_into_the_books_chapters_or_over_its_inputs(
+    tmp_path, capsys, monkeypatch
+):
+    """Issue 50, M3: ``diff … -o book/chapters/setup.results.json`` replaced the book's file, and
+    ``-o A`` its own input."""
+    from attnspec.publish import paths
+
+    stored = tmp_path / "book" / "chapters"
+    stored.mkdir(parents=True)
+    monkeypatch.setattr(paths, "EXECUTED", stored)
+    a, b = _results(tmp_path, "a.json"), _results(tmp_path, "b.json")
+    before = {p: (tmp_path / p).read_bytes() for p in ("a.json", "b.json")}
+    for output, words in (
+        (stored / "ladder.results.json", "is in the book's stored chapters"),
+        (stored / "other.json", "is in the book's stored chapters"),
+        (a, "is an input of this diff"),
+        (b, "is an input of this diff"),
+    ):
+        assert main(["diff", a, b, "-o", str(output)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1, err
+    assert {p: (tmp_path / p).read_bytes() for p in before} == before
+    assert list(stored.iterdir()) == []
+
+
+def test_a_key_given_twice_in_a_results_file_is_refused(tmp_path, capsys):
+    """Issue 50, L6: a results file with ``"chapter"`` twice was read last-wins."""
+    good = json.loads(open(_results(tmp_path, "good.json")).read())
+    text = json.dumps(good)
+    twice = tmp_path / "twice.json"
+    twice.write_text(text.replace('"chapter": "ladder"', '"chapter": "setup", "chapter": "ladder"'))
+    assert main(["diff", str(twice), str(tmp_path / "good.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the key 'chapter' appears twice" in err

@@ -4,14 +4,38 @@ refused in one line. Each case runs in a temporary git checkout with its own `_b
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from attnspec.publish import gate
 from tests.test_provenance_stamp import committed, git
+
+#: the fake checkouts' suite: what pytest would collect there
+SUITE = ("tests/test_a.py::test_one", "tests/test_a.py::test_two", "book/a.ipynb::Cell 0")
+
+
+@pytest.fixture(autouse=True)
+def fake_suite(monkeypatch):
+    """The fake checkouts' suite, without running pytest's collection in each of them; and an
+    environment that steers no pytest (whatever the caller's)."""
+    monkeypatch.setattr(gate, "suite_tests", lambda root=None: set(SUITE))
+    for name in gate.STEERING:
+        monkeypatch.delenv(name, raising=False)
+
+
+def tallied(root: Path, outcomes: dict[str, str] | None = None) -> None:
+    """What the two pytest runs of `make test` record (``--tally``): every test passed, unless
+    ``outcomes`` says otherwise."""
+    outcomes = {test: "passed" for test in SUITE} if outcomes is None else outcomes
+    site = {k: v for k, v in outcomes.items() if k.endswith("_two")}
+    other = {k: v for k, v in outcomes.items() if k not in site}
+    for name, part in zip(gate.TALLIES, (other, site), strict=True):
+        (root / name).write_text(json.dumps({"exitstatus": 0, "outcomes": part}))
 
 
 def later(path: Path, seconds: int = 10) -> None:
@@ -48,6 +72,7 @@ def passing_run(root: Path) -> None:
 def stamp_after_passing(root: Path) -> None:
     """The end of a `make test` that began on the tree as it is and passed every step."""
     gate.begin(root)
+    tallied(root)
     for step in gate.STEPS:
         gate.passed(step, root)
     gate.write_stamp(root)
@@ -133,6 +158,7 @@ def test_an_untracked_file_whose_name_is_not_utf8_is_stamped_without_a_traceback
 
 def begun(root: Path, steps=gate.STEPS) -> None:
     gate.begin(root)
+    tallied(root)
     for step in steps:
         gate.passed(step, root)
     build_book(root)
@@ -193,6 +219,7 @@ def test_outside_a_checkout_make_test_passes_without_a_stamp(tmp_path, capsys):
 def test_command_statuses(tested, argv, status, capsys):
     if argv == ["stamp"]:
         assert gate.main(["begin"], tested) == 0
+        tallied(tested)
         assert all(gate.main(["passed", step], tested) == 0 for step in gate.STEPS)
     assert gate.main(argv, tested) == status
 
@@ -280,3 +307,151 @@ def test_a_full_disk_or_ctrl_c_during_make_site_is_one_line(
     assert err.count("\n") == 1 and err.startswith(f"make site: {words}")
     assert not (tested / gate.SITE).exists()
     assert [p.name for p in (tested / gate.BUILD).iterdir() if p.name.endswith(".tmp")] == []
+
+
+# ---- issue 50, H1: a make test that ran no test, or part of the suite, stamps nothing ----------
+
+
+@pytest.mark.parametrize(
+    "outcomes, ran, passed",
+    [
+        ({}, 0, 0),  # --collect-only: nothing ran
+        ({SUITE[0]: "passed", SUITE[2]: "passed"}, 2, 2),  # -k or -m left one out
+        ({SUITE[0]: "passed", SUITE[1]: "skipped", SUITE[2]: "passed"}, 3, 2),
+        ({SUITE[0]: "passed", SUITE[1]: "passed", SUITE[2]: "failed"}, 3, 2),
+        ({"tests/test_other.py::test_x": "passed"}, 0, 0),  # tests that are not the suite's
+    ],
+)
+def test_a_run_that_is_not_the_whole_suite_passing_is_not_stamped(tested, outcomes, ran, passed):
+    (tested / gate.STAMP).unlink()
+    gate.begin(tested)
+    tallied(tested, outcomes)
+    with pytest.raises(gate.Refused) as info:
+        gate.passed("tests", tested)
+    assert f"{ran} of the 3 tests of the suite ran and {passed} passed" in str(info.value)
+    assert not (tested / gate.marker("tests")).exists()
+    assert gate.main(["passed", "tests"], tested) == 1
+
+
+def test_a_missing_tally_is_no_run(tested):
+    (tested / gate.STAMP).unlink()
+    gate.begin(tested)
+    tallied(tested)
+    (tested / gate.TALLIES[1]).unlink()
+    with pytest.raises(gate.Refused, match="site-tally.json is missing or unreadable"):
+        gate.passed("tests", tested)
+
+
+def test_tallies_of_an_earlier_run_do_not_count(tested):
+    (tested / gate.STAMP).unlink()
+    gate.begin(tested)
+    tallied(tested)
+    gate.begin(tested)  # a new run begins, and ends before its pytest runs wrote anything
+    with pytest.raises(gate.Refused, match="missing or unreadable"):
+        gate.passed("tests", tested)
+
+
+def test_the_stamp_records_how_many_tests_ran_and_passed(tested):
+    stamp = json.loads((tested / gate.STAMP).read_text())
+    assert stamp["tests"] == {"collected": 3, "ran": 3, "passed": 3}
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        None,
+        {"collected": 1732, "ran": 0, "passed": 0},
+        {"collected": 3, "ran": 3, "passed": 2},
+        {"collected": 0, "ran": 0, "passed": 0},
+        {"collected": "3", "ran": "3", "passed": "3"},
+    ],
+)
+def test_make_site_refuses_a_stamp_whose_counts_are_not_a_full_run(tested, counts):
+    path = tested / gate.STAMP
+    stamp = json.loads(path.read_text())
+    stamp["tests"] = counts
+    path.write_text(json.dumps(stamp))
+    assert "counts" in refused(tested) and "not a full run" in refused(tested)
+
+
+@pytest.mark.parametrize(
+    "name", ["PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTHONPATH"]
+)
+def test_make_test_refuses_an_environment_that_steers_pytest(tested, name, monkeypatch, capsys):
+    monkeypatch.setenv(name, "--collect-only -q")
+    assert gate.main(["begin"], tested) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{name} is set and would steer pytest" in err
+    assert not (tested / gate.BEGIN).exists()
+
+
+def test_the_makefile_passes_no_steering_variable_to_its_recipes():
+    show = "showenv: ; @env | grep -E '^(PYTEST_|PYTHONPATH=)' || echo none"
+    env = {**os.environ, "PYTEST_ADDOPTS": "--collect-only", "PYTEST_PLUGINS": "x"}
+    env["PYTHONPATH"] = "/nowhere"
+    for given in ([], ["PYTEST_ADDOPTS=--collect-only -q"]):
+        done = subprocess.run(
+            ["make", "--no-print-directory", "--eval", show, "showenv", *given],
+            cwd=gate.ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stdout == "none\n"
+
+
+def test_the_suite_is_collected_whatever_the_environment(tmp_path, monkeypatch):
+    root = tmp_path / "checkout"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "test_a.py").write_text(
+        "def test_one():\n    pass\n\ndef test_two():\n    pass\n"
+    )
+    monkeypatch.undo()  # the autouse fake: the real collection
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-k test_one")
+    assert gate.suite_tests(root) == {"tests/test_a.py::test_one", "tests/test_a.py::test_two"}
+
+
+def test_tally_records_every_outcome_and_nothing_for_collect_only(tmp_path):
+    (tmp_path / "test_three.py").write_text(
+        "import pytest\n\ndef test_ok():\n    pass\n\ndef test_bad():\n    assert False\n\n"
+        "@pytest.mark.skip\ndef test_skipped():\n    pass\n"
+    )
+    record = tmp_path / "tally.json"
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.tally"]
+    env = {**os.environ, "PYTHONPATH": str(gate.ROOT)}
+    for extra, expected in (
+        ([], {"test_ok": "passed", "test_bad": "failed", "test_skipped": "skipped"}),
+        (["--collect-only"], {}),
+    ):
+        subprocess.run(
+            [*argv, *extra, f"--tally={record}", "test_three.py"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+        )
+        outcomes = json.loads(record.read_text())["outcomes"]
+        assert outcomes == {f"test_three.py::{k}": v for k, v in expected.items()}
+
+
+# ---- issue 50, M7: a git-ignored file under the book's sources is never published ------------
+
+
+def test_an_ignored_file_under_the_books_sources_is_refused(tested):
+    (tested / ".gitignore").write_text("_build/\n*.tmp\n")
+    git(tested, "commit", "-qam", "ignore *.tmp")
+    stamp_after_passing(tested)
+    static = tested / "book" / "_static"
+    static.mkdir(parents=True)
+    (static / "notes.tmp").write_text("<script>alert(1)</script>")
+    message = refused(tested)
+    assert "git-ignored files under book/" in message and "book/_static/notes.tmp" in message
+    with pytest.raises(gate.Refused, match="book/_static/notes.tmp"):
+        stamp_after_passing(tested)
+    (static / "notes.tmp").unlink()
+    (tested / "book" / "_ext" / "__pycache__").mkdir(parents=True)
+    (tested / "book" / "_ext" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
+    (tested / ".gitignore").write_text("_build/\n*.tmp\n__pycache__/\n")
+    git(tested, "commit", "-qam", "ignore bytecode")
+    stamp_after_passing(tested)
+    assert gate.publish(tested).is_dir()  # the build's own bytecode is no source

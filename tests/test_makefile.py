@@ -150,3 +150,16 @@ def test_a_checkout_path_the_shell_would_expand_is_refused_before_any_recipe(tmp
     assert done.stderr.count("\n") == 1
     assert f"the checkout's path '{checkout}' holds {name[1]}" in done.stderr
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["Makefile", "_build", name]
+
+
+def test_a_checkout_path_holding_a_newline_is_refused_before_any_recipe(tmp_path):
+    """Issue 50, L2: in ``…/q<newline>touch PWNEDNL``, ``make -i clean`` ran ``touch PWNEDNL``."""
+    checkout = tmp_path / "q\ntouch PWNEDNL"
+    (checkout / "_build").mkdir(parents=True)
+    (checkout / "Makefile").write_bytes((ROOT / "Makefile").read_bytes())
+    for flags in ([], ["-i"]):
+        done = make(checkout, *flags, "clean")
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "holds a newline" in done.stderr
+        assert "q\\ntouch PWNEDNL" in done.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["Makefile", "_build", checkout.name]

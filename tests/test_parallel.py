@@ -1,5 +1,6 @@
 """Local process pool: results in order, BLAS threads per process within the cores."""
 
+import operator
 import os
 
 from attnspec.core import parallel
@@ -26,3 +27,15 @@ def test_one_core_runs_in_this_process(monkeypatch):
     monkeypatch.setattr(parallel, "cores", lambda: 1)
     pid = os.getpid()
     assert parallel.map_processes(os.getpid, [(), ()]) == [pid, pid]
+
+
+def test_spawned_processes_never_import_from_the_working_folder(tmp_path, monkeypatch):
+    """Issue 50, H3: ``python -c`` (how spawn starts a process) puts the current folder first on
+    ``sys.path``, so a ``multiprocessing.py`` there ran in every process."""
+    (tmp_path / "multiprocessing.py").write_text(
+        "import os\nopen(os.path.join(os.path.dirname(__file__), 'RAN'), 'w').close()\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    assert parallel.map_processes(operator.add, [(1, 2), (3, 4)]) == [3, 7]
+    assert not (tmp_path / "RAN").exists()

@@ -20,6 +20,7 @@ import pytest
 
 from attnspec.core.atomic import new_file_mode
 from attnspec.core.cleanup import STALE_SECONDS
+from attnspec.core.errors import InvalidInput
 from tests.helpers import attnspec, cli_status, one_line, tmpfs_mounts
 
 SETUP = ["run", "setup", "-p", "d", "100"]
@@ -302,3 +303,99 @@ def test_a_run_removes_the_debris_of_killed_runs_and_resolves_a_relative_cache(t
     assert sorted(p.name for p in out.iterdir()) == ["ladder.ipynb", "ladder.results.json"]
     assert any((tmp_path / "relative-cache").iterdir())  # resolved at start-up, not in R
     assert list(scratch.iterdir()) == [foreign]
+
+
+def test_a_symlinked_run_folder_is_refused_before_any_kernel(tmp_path, capsys):
+    """Issue 50, H4: ``-o LINK`` wrote into the folder the link names."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    for extra in ([], ["--force"]):
+        assert cli_status([*SETUP, "-o", str(tmp_path / "link"), *extra]) == 2
+        one_line(capsys.readouterr().err, "is a symlink; attnspec never writes through one")
+    assert list((tmp_path / "real").iterdir()) == []
+
+
+@pytest.mark.parametrize("added", ["notes.txt", "data/x.csv"])
+def test_force_refuses_to_replace_a_folder_that_changed_during_the_run(
+    added, tmp_path, monkeypatch, capsys
+):
+    """Issue 50, H5: files another process wrote into the run folder while the kernel ran were
+    deleted with the old run. The kernel is a stand-in here: it writes the notebook, while
+    "another process" adds a file to the folder."""
+    from attnspec.publish import chapters
+
+    out = tmp_path / "G2"
+    out.mkdir()
+    (out / "setup.ipynb").write_text("old run\n")
+
+    def kernel_while_another_writes(run, output):
+        (out / added).parent.mkdir(exist_ok=True)
+        (out / added).write_text("someone else's\n")
+        Path(output).write_text("new run\n")
+        return Path(output)
+
+    monkeypatch.setattr(chapters, "execute", kernel_while_another_writes)
+    assert cli_status([*SETUP, "-o", str(out), "--force"]) == 2
+    one_line(capsys.readouterr().err, f"{added.split('/')[0]!r} appeared in it during the run")
+    assert tree(out) == {"setup.ipynb": b"old run\n", added: b"someone else's\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["G2"]
+
+
+def test_a_run_through_another_path_to_a_reserved_folder_is_refused(tmp_path, capsys):
+    """Issue 50, M2: the lock was keyed on the path as given, so a run into ``alias/R`` (alias a
+    link to the folder holding R) did not see the run into ``R``."""
+    from attnspec.core.lock import reserved
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "alias").symlink_to("real")
+    with reserved(tmp_path / "real" / "R", "held"):
+        assert cli_status([*SETUP, "-o", str(tmp_path / "alias" / "R")]) == 2
+        one_line(capsys.readouterr().err, f"another run is writing into it (process {os.getpid()})")
+    assert not (tmp_path / "real" / "R").exists()
+    (tmp_path / "real" / "R").mkdir()
+    (tmp_path / "G2").symlink_to(tmp_path / "real" / "R")  # the folder's own alias
+    with reserved(tmp_path / "real" / "R", "held"):
+        with pytest.raises(InvalidInput, match="another run is writing into it"):
+            with reserved(tmp_path / "G2", "an alias"):
+                pass
+
+
+@pytest.mark.slow  # starts a kernel
+def test_a_run_out_of_memory_is_one_line_status_71_and_leaves_no_folder(tmp_path):
+    """Issue 50, M6: under ``ulimit -v`` the kernel's MemoryError came out as a papermill
+    traceback with status 1, and an empty run folder stayed; ``ladder`` gives 71 and one line."""
+    import resource
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 10**9, 2 * 10**9))
+
+    done = attnspec(
+        "run", "setup", "-p", "d", "8000", "-o", "R", cwd=tmp_path, preexec_fn=limited, timeout=300
+    )
+    assert done.returncode == 71 and done.stdout == ""
+    one_line(done.stderr, "attnspec run: out of memory: try a smaller d, or more memory")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("errno_name", ["EACCES", "EROFS"])
+def test_a_folder_whose_parent_cannot_be_written_is_refused_saying_why(
+    errno_name, tmp_path, monkeypatch, capsys
+):
+    """Issue 50, L4: a writable run folder in a read-only parent gave "Permission denied:
+    …/.attnspec-….lock". The parent is read-only here by the lock's open failing as it would."""
+    import errno
+
+    from attnspec.core import lock
+
+    (tmp_path / "R").mkdir()
+    real_open = os.open
+
+    def read_only(path, *args, **kwargs):
+        if str(path).endswith(".lock"):
+            code = getattr(errno, errno_name)
+            raise (PermissionError if code == errno.EACCES else OSError)(code, os.strerror(code))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(lock.os, "open", read_only)
+    assert cli_status([*SETUP, "-o", str(tmp_path / "R")]) == 2
+    one_line(capsys.readouterr().err, "its lock file goes beside it, in")

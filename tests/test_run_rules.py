@@ -20,7 +20,7 @@ from tests.helpers import attnspec, one_line
     [
         (
             ["convergence", "-p", "beta", "0"],
-            "convergence: beta=0.0 is out of range for the limit law: must be > 0",
+            "convergence: beta=0.0 is out of range for the limit law: must be >= 0.000122",
         ),
         (
             ["normalizer-concentration", "-p", "d", "60", "-p", "beta", "8"],

@@ -248,7 +248,9 @@ def test_workers_get_one_blas_thread_each():
 )
 def test_invalid_input(argv, message, cache_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    args = ["--d", "64", "--beta", "1", "--trials", "1", "--out", "out.csv", *argv]
+    base = {"--d": "64", "--beta": "1", "--trials": "1", "--out": "out.csv"}
+    given = base | dict(zip(argv[::2], argv[1::2], strict=True))  # an option given once
+    args = [word for option, value in given.items() for word in (option, value)]
     assert cli(*args) == 2
     err = capsys.readouterr().err
     assert err.startswith("attnspec sweep: error: ") and message in err and err.count("\n") == 1
@@ -497,3 +499,52 @@ def test_several_sweeps_share_their_trials(cache_dir):
         )
     again = sweep.run_sweeps(requests)
     assert again[0].computed == 0 and np.array_equal(again[1].pooled, second.pooled)
+
+
+# ---- issue 50, H3: no code runs from the working folder --------------------------------------
+
+#: a module that shadows the standard library's, and records that it ran
+PLANTED = "import os\nopen(os.path.join(os.path.dirname(__file__), 'RAN'), 'w').close()\n"
+
+
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
+@pytest.mark.parametrize("planted", ["multiprocessing.py", "multiprocessing/__init__.py"])
+def test_a_sweep_worker_never_imports_from_the_working_folder(tmp_path, monkeypatch, planted):
+    (tmp_path / planted).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / planted).write_text(PLANTED)
+    monkeypatch.chdir(tmp_path)
+    with local_cluster(1) as cluster, cluster.get_client() as client:
+        assert client.submit(os.getpid).result(timeout=60) != os.getpid()
+    ran = [p for p in tmp_path.rglob("RAN")]
+    assert ran == []
+
+
+# ---- issue 50, M5: many small trials never flood the scheduler -------------------------------
+
+
+@pytest.mark.cluster  # starts a Dask cluster or a sweep process
+def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
+    """``sweep --trials 10000`` at d = 10 submitted every trial at once, and the client lost its
+    scheduler. Here the window is 5: never more than 5 trials pending, all 23 computed, in
+    order."""
+    from attnspec.core.config import Config
+
+    monkeypatch.setattr(sweep, "IN_FLIGHT", 5)
+    tasks = [(Config(d=10 + (k % 3), trials=23), k, ["Y"]) for k in range(23)]
+    with local_cluster(1) as cluster, cluster.get_client() as client:
+        submitted, most = [], [0]
+        submit = client.submit
+
+        def counted(*args, **kwargs):
+            future = submit(*args, **kwargs)
+            submitted.append(future)
+            most[0] = max(most[0], sum(1 for f in submitted if not f.done()))
+            return future
+
+        monkeypatch.setattr(client, "submit", counted)
+        out = sweep.compute_trials(tasks, client)
+    assert len(submitted) == 23 and most[0] <= 5
+    for (cfg, k, models), got in zip(tasks, out, strict=True):
+        np.testing.assert_array_equal(
+            got["Y"], trial(cfg.d, cfg.beta, cfg.c_poly, 0, k, models)["Y"]
+        )

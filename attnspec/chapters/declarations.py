@@ -8,33 +8,102 @@ Each study points at its declaration (``parameters = declarations.LIMIT_LAW``);
 
 from __future__ import annotations
 
+import math
+import sys
+
 from ..core.config import BETA_MAX, Rule
 from .parameters import ChapterParameters, declare
 
 # ---- rules that are a chapter's own ------------------------------------------------------------
 
-#: beta's range where the limit law is computed
-_BETA_LAW = f"> 0 and <= {BETA_MAX:g}"
+#: Smallest beta where theta_1 = e^(beta^2) - 1 is computed: beta^2 >= sqrt(machine epsilon), so
+#: that it keeps at least half of a float's digits (below, e^(beta^2) - 1 is 0 or round-off).
+BETA_THETA_MIN = sys.float_info.epsilon**0.25
+#: beta's range where theta_1 and the limit law are computed
+_BETA_LAW = f">= {BETA_THETA_MIN:.3g} and <= {BETA_MAX:g}"
+_THETA_WHY = (
+    "theta_1 = e^(beta^2) - 1 must be > 0 with at least half of a float's digits: "
+    "beta^2 >= sqrt(machine epsilon)"
+)
 
-#: The limit law needs theta_1 > 0: the chapters that compare a bulk with it refuse beta = 0.
+#: The chapters that divide by theta_1, or compare a bulk with the limit law, need beta at least
+#: :data:`BETA_THETA_MIN`.
 LAW_BETA = Rule(
     ("beta",),
     "beta",
-    lambda v: v["beta"] > 0,
+    lambda v: v["beta"] >= BETA_THETA_MIN,
     lambda v: (
-        f"beta={v['beta']!r} is out of range for the limit law: must be {_BETA_LAW} "
-        "(the law needs theta_1 = e^(beta^2) - 1 > 0)"
+        f"beta={v['beta']!r} is out of range for the limit law: must be {_BETA_LAW} ({_THETA_WHY})"
     ),
     bound=_BETA_LAW,
 )
-#: The same for every beta of a grid compared with the law.
+#: The same for every beta of a grid.
 LAW_BETAS = Rule(
     ("betas",),
     "betas",
-    lambda v: min(v["betas"]) > 0,
+    lambda v: min(v["betas"]) >= BETA_THETA_MIN,
     lambda v: (
-        f"betas={v['betas']} is out of range for this chapter: each beta must be > 0 "
-        "(the limit law needs theta_1 = e^(beta^2) - 1 > 0)"
+        f"betas={v['betas']} is out of range for this chapter: each beta must be "
+        f"{_BETA_LAW} ({_THETA_WHY})"
+    ),
+)
+#: Slider positions are distinct.
+DISTINCT_BETAS = Rule(
+    ("betas",),
+    "betas",
+    lambda v: len(set(v["betas"])) == len(v["betas"]),
+    lambda v: f"betas={v['betas']} is out of range: each slider position must differ",
+)
+
+
+def _edge_beta_max() -> float:
+    """Largest beta (to 0.01) where the size d = e^((2 beta + sqrt(3 beta^2 - log theta_1))^2)
+    at which the largest entry of Y_f reaches theta_1 is a finite float."""
+    top = math.log(sys.float_info.max)
+
+    def exponent(b: float) -> float:
+        return (2 * b + math.sqrt(3 * b * b - math.log(math.expm1(b * b)))) ** 2
+
+    low, high = 1.0, BETA_MAX
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if exponent(mid) <= top else (low, mid)
+    return math.floor(low * 100) / 100
+
+
+#: beta's range where the edge chapter's localized outliers are computed
+BETA_EDGE_MAX = _edge_beta_max()
+_BETA_EDGE = f">= {BETA_THETA_MIN:.3g} and <= {BETA_EDGE_MAX:g}"
+EDGE_BETA = Rule(
+    ("beta",),
+    "beta",
+    lambda v: BETA_THETA_MIN <= v["beta"] <= BETA_EDGE_MAX,
+    lambda v: (
+        f"beta={v['beta']!r} is out of range for this chapter: must be {_BETA_EDGE} "
+        f"({_THETA_WHY}; and the size at which Y_f's largest entry reaches theta_1, "
+        "e^((2 beta + sqrt(3 beta^2 - log theta_1))^2), must be a finite float)"
+    ),
+    bound=_BETA_EDGE,
+)
+#: The scan of s1(A) - 1 across d has a standard error: two trials at least.
+SCAN_TRIALS = Rule(
+    ("trials",),
+    "trials",
+    lambda v: v["trials"] >= 2,
+    lambda v: (
+        f"trials={v['trials']} is out of range for this chapter: must be >= 2 and <= "
+        "10000 (the scan across d needs a standard error)"
+    ),
+    bound=">= 2 and <= 10000",
+)
+#: The noise floor compares bulks of two values at least.
+BULK_OF_TWO = Rule(
+    ("d", "remove_top_k"),
+    "remove_top_k",
+    lambda v: v["d"] - v["remove_top_k"] >= 2,
+    lambda v: (
+        f"remove_top_k={v['remove_top_k']} is out of range for this chapter: must be "
+        f">= 0 and <= d - 2 = {v['d'] - 2} (the noise floor compares bulks of two values at least)"
     ),
 )
 #: The exact mean of the normalizer :math:`D_i` exists only for :math:`\beta^2 < d`.
@@ -55,6 +124,30 @@ D_SCALE_BULK = Rule(
     lambda v: (
         f"d_scale={v['d_scale']} is out of range: "
         f"each d must be > remove_top_k = {v['remove_top_k']}"
+    ),
+)
+#: The bound's constant is tested where it has settled: e^B below the smallest length.
+SETTLED_BOUND = Rule(
+    ("ell_values", "bulk_max"),
+    "bulk_max",
+    lambda v: math.exp(v["bulk_max"]) < min(v["ell_values"]),
+    lambda v: (
+        f"bulk_max={v['bulk_max']!r} is out of range for this chapter at ell_values = "
+        f"{v['ell_values']}: e^B must be < the smallest ell (where the bound's constant has "
+        "settled, so that the chapter can test it)"
+    ),
+)
+#: Head dimension of the bidirectional model (MiniLM): the stable-rank limit (k + 1 - c)/alpha^2
+#: needs k <= ell, at the longest length.
+BIDIRECTIONAL_HEAD_DIM = 32
+LONGEST_FITS_HEAD = Rule(
+    ("lengths",),
+    "lengths",
+    lambda v: max(v["lengths"]) >= BIDIRECTIONAL_HEAD_DIM,
+    lambda v: (
+        f"lengths={v['lengths']} is out of range for this chapter: the longest must be >= "
+        f"{BIDIRECTIONAL_HEAD_DIM}, the encoder's head dimension k (its stable-rank limit needs "
+        "k <= n)"
     ),
 )
 #: The head dimensions: d_qk/d <= 1 everywhere, the scan's fits have degrees of freedom, and the
@@ -145,6 +238,7 @@ RANK_ONE_MODE = declare(
     ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
     ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
     ("d_values", [125, 250, 500, 1000, 2000], "matrix sizes for the excess s1(A) - 1 across d"),
+    rules=(LAW_BETA, SCAN_TRIALS),
 )
 NORMALIZER_CONCENTRATION = declare(
     "normalizer-concentration",
@@ -153,7 +247,7 @@ NORMALIZER_CONCENTRATION = declare(
     ("trials", 10, "independent draws of W_Q, W_K, W"),
     ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
     ("betas", [0.5, 1.0, 1.5, 2.0], "inverse temperatures for the spread across beta"),
-    rules=(NORMALIZER_MEAN,),
+    rules=(LAW_BETA, LAW_BETAS, NORMALIZER_MEAN),
 )
 THETA_STATISTICS = declare(
     "theta-statistics",
@@ -162,6 +256,7 @@ THETA_STATISTICS = declare(
     ("seed", 0, "root seed; trial t uses child t of SeedSequence(seed)"),
     ("c_poly", 2.0, "constant c_Q of the Taylor degree ceil(c_Q log d / log log d)"),
     ("mc_samples", 200_000, "Monte-Carlo samples for the estimated theta statistics"),
+    rules=(LAW_BETA,),
 )
 LADDER = declare(
     "ladder",
@@ -183,6 +278,7 @@ BULK_EQUIVALENCE = declare(
     ("hist_bins", 120, "bins of the bulk histograms"),
     ("hist_min", 0.0, "left end of the bulk histogram range"),
     ("hist_max", 8.0, "right end of the bulk histogram range"),
+    rules=(LAW_BETA, BULK_OF_TWO),
 )
 LIMIT_LAW = declare(
     "limit-law",
@@ -197,7 +293,7 @@ LIMIT_LAW = declare(
     ("hist_max", 10.0, "right end of the bulk histogram range"),
     ("betas", [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5], "slider positions"),
     ("pooled_values", 4000, "bulk values per slider position: ceil(pooled_values / d) trials"),
-    rules=(LAW_BETA, LAW_BETAS),
+    rules=(LAW_BETA, LAW_BETAS, DISTINCT_BETAS),
 )
 LIMIT_LAW_EDGE = declare(
     "limit-law-edge",
@@ -207,7 +303,7 @@ LIMIT_LAW_EDGE = declare(
     ("seed", 0, "root seed; trial k uses child k of SeedSequence(seed)"),
     ("remove_top_k", 3, "largest squared singular values removed to form the bulk"),
     ("c_poly", 2.0, "constant c of the Taylor degree ceil(c log d / log log d)"),
-    rules=(LAW_BETA,),
+    rules=(EDGE_BETA,),
 )
 CONVERGENCE = declare(
     "convergence",
@@ -273,6 +369,7 @@ CANONICAL_CAUSAL = declare(
         2048,
         "largest ell for dense eigenproblems of every family but the chapter's two",
     ),
+    rules=(SETTLED_BOUND,),
 )
 CANONICAL_RANKS = declare(
     "canonical-ranks",
@@ -308,6 +405,7 @@ REAL_SPECTRA = declare(
     ),
     ("band_lengths", [400, 448], "further token counts for the seed summary's 385-471 band"),
     ("trials", 5, "random-initialization trials per length"),
+    rules=(LONGEST_FITS_HEAD,),
 )
 
 #: Every chapter's declaration, by its short name.

@@ -234,11 +234,38 @@ class ChapterParameters:
 
     def range_text(self, name: str) -> str:
         """The valid range of ``name`` in this chapter, in words: the ``bound`` of a rule of the
-        chapter's that narrows it, else the parameter's own range."""
+        chapter's that narrows it, else the parameter's own range, with the lower end of an int
+        raised to the smallest value the chapter accepts at the defaults of the parameters it
+        does not have (``d >= 4`` where ``remove_top_k``, not the chapter's, is 3)."""
         for rule in self.rules:
             if rule.bound and rule.culprit == name:
                 return rule.bound
-        return self[name].range_text
+        p = self[name]
+        low = self._lowest_int(p)
+        if low == p.low:
+            return p.range_text
+        return p.range_text.replace(f">= {p.low}", f">= {low}", 1)
+
+    #: how far above an int's own lower end :meth:`range_text` looks for the accepted one
+    _LOOK_ABOVE = 64
+
+    def _lowest_int(self, p: Parameter) -> float | None:
+        """The smallest int from ``p.low`` up that the rules involving parameters this chapter
+        does not have accept (their defaults fixed); ``p.low`` for anything else."""
+        if p.kind is not int or p.low is None or p.low_open:
+            return p.low
+        fixed = tuple(
+            rule
+            for rule in RULES + self.rules
+            if p.name in rule.given and any(n not in self.names for n in rule.given)
+        )
+        for value in range(int(p.low), int(p.low) + self._LOOK_ABOVE):
+            try:
+                check_rules({p.name: value}, fixed)
+            except InvalidInput:
+                continue
+            return value
+        return p.low
 
     def validate(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The full parameter set: the defaults updated by ``values``, checked.

@@ -4,7 +4,8 @@ A and B are results files (``CHAPTER.results.json``) or run folders holding one;
 published chapter of the same name. Prints key, published (B), re-run (A) and the relative change
 of every value that changed, one line for the unchanged ones, and every claim whose verdict
 changed. Exit status 0 whatever changed; 2 with one line for bad input, which includes any file
-that is not a results file of a chapter of the book (:func:`attnspec.publish.provenance.load`).
+that is not a results file of a chapter of the book (:func:`attnspec.publish.provenance.load`),
+and a FILE in the book's stored chapters or that is one of the inputs.
 """
 
 from __future__ import annotations
@@ -32,17 +33,39 @@ def add_parser(sub) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..core.atomic import check_writable, write_json
-    from ..publish.chapters import toc_chapter_names
-    from ..publish.provenance import diff, format_text, load, published
+def check_output(output: str, option: str, inputs: list) -> None:
+    """InvalidInput unless FILE can be written, lies outside the book's stored chapters and is
+    none of the ``inputs`` (results files)."""
+    import os
 
-    if args.output:
-        try:
-            check_writable(args.output, output_option(args))
-        except ValueError as exc:
-            raise InvalidInput(str(exc)) from None
+    from ..core.atomic import check_writable, target_of
+    from ..publish.paths import EXECUTED
+
+    try:
+        check_writable(output, option)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    target = target_of(output, option)
+    where = f"{option} {output!r}"
+    if target.parent == EXECUTED.resolve():
+        raise InvalidInput(
+            f"{where}: is in the book's stored chapters, which only `attnspec notebooks` "
+            "rewrites; give another file"
+        )
+    if any(os.path.exists(target) and os.path.samefile(target, i) for i in inputs):
+        raise InvalidInput(f"{where}: is an input of this diff; give another file")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.atomic import write_json
+    from ..publish.chapters import toc_chapter_names
+    from ..publish.provenance import diff, find_results, format_text, load, published
+
     names = toc_chapter_names()  # a file's "chapter" is a name of the book's, never a path
+    inputs = [args.a, args.b if args.b else None]
+    if args.output:
+        found = [find_results(i) for i in inputs if i is not None]
+        check_output(args.output, output_option(args), found)
     a = load(args.a, names)
     b = load(args.b if args.b else published(a["chapter"]), names)
     result = diff(a, b)

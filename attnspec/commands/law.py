@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..chapters.declarations import LIMIT_LAW
 from ..core.config import check_rules, parse_number, shown
 from ..core.errors import InvalidInput
-from .options import add_output, output_option
+from .options import Once, add_output, output_option
 
 if TYPE_CHECKING:
     from ..laws.gaussian_equivalent import GaussianEquivalentLaw
@@ -24,17 +24,6 @@ DEFAULT_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 0.9)
 THETA1_MIN = math.sqrt(sys.float_info.min)
 
 
-def _beta_min() -> float:
-    """The smallest beta whose theta1 = e^(beta^2) - 1 is at least :data:`THETA1_MIN`."""
-    beta = math.sqrt(THETA1_MIN)
-    while math.expm1(beta**2) < THETA1_MIN:
-        beta = math.nextafter(beta, 1.0)
-    return beta
-
-
-BETA_MIN = _beta_min()
-
-
 def add_parser(sub) -> None:
     beta = LIMIT_LAW["beta"]  # the chapter whose law this command computes: its bounds apply
     parser = sub.add_parser(
@@ -46,6 +35,7 @@ def add_parser(sub) -> None:
     parser.add_argument(
         "--beta",
         default=str(beta.default),
+        action=Once,
         help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
         f"({beta.type_name}, {LIMIT_LAW.range_text('beta')}; default {beta.default})",
     )
@@ -112,11 +102,6 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
                 "scale of the law's variance, must be a normal float)"
             )
         return GaussianEquivalentLaw(theta1, _parse_float("theta2", args.theta2)), "given"
-    if math.expm1(beta**2) < THETA1_MIN:  # theta1 of f at beta
-        raise InvalidInput(
-            f"beta={beta!r} is out of range: must be >= {BETA_MIN!r} (theta1 = e^(beta^2) - 1 "
-            f"must be >= {THETA1_MIN!r}, so that theta1^2 is a normal float)"
-        )
     return GaussianEquivalentLaw.for_f(beta), f"f at beta = {beta!r}"
 
 

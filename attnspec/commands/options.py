@@ -42,11 +42,17 @@ def add_parameter_options(parser: argparse.ArgumentParser, names: list[str]) -> 
             dest=name,
             default=p.default,
             type=str,
+            action=Once,
             help=f"{p.help} ({p.type_name}, {p.range_text}; default {p.default})",
         )
         if "_" in name:
             parser.add_argument(
-                f"--{name}", dest=name, default=argparse.SUPPRESS, type=str, help=argparse.SUPPRESS
+                f"--{name}",
+                dest=name,
+                default=argparse.SUPPRESS,
+                type=str,
+                action=Once,
+                help=argparse.SUPPRESS,
             )
 
 
@@ -76,10 +82,31 @@ def parameter_pairs(pairs: list[list[str]] | list[tuple[str, str]]) -> list[tupl
     return named
 
 
-class _Output(argparse.Action):
-    """Store the path and the option string it was given with (for error messages)."""
+class Once(argparse.Action):
+    """Store a parameter's value; the parameter given twice (in either spelling) is an error, as
+    for ``-p`` (:func:`parameter_pairs`)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given:
+            parser.error(
+                f"{option_string} {values}: the parameter {self.dest} is given twice "
+                f"({given[self.dest]!r} and {values!r}); give it once"
+            )
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
+class _Output(argparse.Action):
+    """Store the path and the option string it was given with (for error messages); ``-`` is no
+    path (it would be a file named ``-``, where ``-`` usually means stdout)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values == "-":
+            parser.error(
+                f"{option_string} '-': names no file here (it is not stdout either): give a path, "
+                "such as ./-"
+            )
         setattr(namespace, self.dest, values)
         setattr(namespace, OUTPUT_OPTION, option_string)
 

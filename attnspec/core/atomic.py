@@ -3,8 +3,10 @@
 Rules for the target of a write (the file named by ``-o/--output``):
 
 - a regular file, or a missing one, is replaced atomically (temporary file, then ``os.replace``);
-- a symlink to a regular file is written through: the file it points to is replaced, the symlink
-  is kept;
+- a symlink is refused (:func:`unlinked`): it is never written through, so a link someone else
+  planted never makes attnspec replace the file it names; nor is a folder on the way reached
+  through another user's symlink in a sticky, world-writable folder such as ``/tmp`` (the links
+  ``fs.protected_symlinks`` keeps ``open`` from following);
 - anything else that exists (a FIFO, a device node, a socket, a folder) is refused with
   :class:`~attnspec.core.errors.InvalidInput`: it is never replaced by a regular file, and never
   written into (``-o /dev/null`` as root must not replace the system's ``/dev/null``);
@@ -68,12 +70,47 @@ def temporary_affixes(path: Path) -> tuple[str, str]:
     return f".{stem}-{os.getpid()}-", f".tmp{suffix}"
 
 
-def target_of(path: str | Path, option: str = "output") -> Path:
-    """The file a write to ``path`` replaces: ``path``, or the file its symlink points to.
+def _foreign_in_sticky(link: Path) -> bool:
+    """Whether symlink ``link`` lies in a sticky, world-writable folder and belongs to another
+    user than this process's."""
+    folder = os.stat(link.parent).st_mode
+    sticky = folder & stat.S_ISVTX and folder & stat.S_IWOTH
+    return bool(sticky) and os.lstat(link).st_uid != os.geteuid()
 
-    Raises InvalidInput if something other than a regular file exists there.
+
+def unlinked(path: str | Path, option: str = "output") -> Path:
+    """``path`` with the folders on its way resolved, its own name kept.
+
+    Raises InvalidInput if ``path`` is itself a symlink, or if a folder on the way is reached
+    through another user's symlink in a sticky, world-writable folder.
     """
-    target = Path(os.path.realpath(path))
+    text = str(path)
+    if os.path.islink(text):
+        raise InvalidInput(
+            f"{option} {text!r}: is a symlink; attnspec never writes through one: give the path "
+            "itself"
+        )
+    absolute = Path(os.path.abspath(text))
+    walked = Path(absolute.anchor)
+    for part in absolute.parent.parts[1:]:
+        walked = walked / part
+        if walked.is_symlink():
+            if _foreign_in_sticky(walked):
+                raise InvalidInput(
+                    f"{option} {text!r}: {str(walked)!r} is another user's symlink in a sticky "
+                    "folder; attnspec does not follow it"
+                )
+            walked = Path(os.path.realpath(walked))
+    return walked / absolute.name
+
+
+def target_of(path: str | Path, option: str = "output") -> Path:
+    """The file a write to ``path`` replaces (:func:`unlinked`).
+
+    Raises InvalidInput if something other than a regular file exists there, or if ``path`` is a
+    symlink.
+    """
+    target = unlinked(path, option)
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:
@@ -166,9 +203,10 @@ def _check_name(path: Path, folder: Path, option: str) -> None:
 def check_folder(path: str | Path, option: str = "--output") -> Path:
     """Raise InvalidInput, before any work, unless a folder can be written, or created, at ``path``.
 
-    Refused, as :func:`check_writable` refuses a file: an empty path, a file or a dangling symlink
-    at ``path`` or at one of its ancestors, a name too long for the file system, an ancestor where
-    a folder cannot be created (read-only, permissions). Returns the path.
+    Refused, as :func:`check_writable` refuses a file: an empty path, a symlink at ``path``
+    (:func:`unlinked`), a file or a dangling symlink at one of its ancestors, a name too long for
+    the file system, an ancestor where a folder cannot be created (read-only, permissions).
+    Returns the path.
     """
     text = str(path)
     if not text.strip():
@@ -184,6 +222,7 @@ def check_folder(path: str | Path, option: str = "--output") -> Path:
         existing = existing.parent
     if not existing.is_dir():
         raise InvalidInput(f"{option} {text!r}: {str(existing)!r} is a file, not a folder")
+    unlinked(text, option)
     _probe(existing, f"{option} {text!r}")
     return folder
 

@@ -7,6 +7,7 @@ holder removes the file when it is done, or when it is interrupted
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import os
@@ -25,18 +26,34 @@ def lock_path(folder: Path) -> Path:
     return folder.parent / f".attnspec-{digest}.lock"
 
 
+def _open_lock(path: Path, what: str) -> int:
+    """The lock file at ``path``, opened (created with its parents if missing); InvalidInput if
+    its folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        raise InvalidInput(
+            f"{what}: cannot be reserved: its lock file goes beside it, in {str(path.parent)!r}, "
+            f"which cannot be written ({exc.strerror}); the lock sits there, not inside, because "
+            "a run may replace the whole folder: give a folder inside a writable one"
+        ) from None
+
+
 @contextmanager
 def reserved(folder: Path, what: str) -> Iterator[None]:
     """Hold ``folder`` for the block; InvalidInput, naming the holder's pid, if another holds it.
 
     The lock file beside it is created (with the parents) when missing and removed on exit. A
     file that another holder removed in between is not trusted: the lock is taken again on the file
-    at that path.
+    at that path. The lock is the resolved folder's (every symlink followed), so two paths to one
+    folder share it.
     """
-    path = lock_path(Path(folder).absolute())
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = lock_path(Path(os.path.realpath(folder)))
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(path, what)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

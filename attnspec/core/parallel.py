@@ -17,6 +17,9 @@ from contextlib import contextmanager
 
 #: Environment variables that set the thread count of OpenMP, OpenBLAS and MKL.
 BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+#: What a spawned Python process starts with: ``python -c`` (how ``spawn`` starts one) would put
+#: the current folder first on ``sys.path``, so that a ``multiprocessing.py`` there would run.
+SAFE_PATH = {"PYTHONSAFEPATH": "1"}
 
 
 def cores() -> int:
@@ -48,15 +51,16 @@ def environ(values: dict[str, str]) -> Iterator[None]:
 
 
 def blas_environment(n_workers: int) -> dict[str, str]:
-    """The BLAS thread variables for ``n_workers`` processes (read when a process imports NumPy)."""
-    return dict.fromkeys(BLAS_THREAD_VARIABLES, str(blas_threads(n_workers)))
+    """The BLAS thread variables for ``n_workers`` processes (read when a process imports NumPy),
+    and :data:`SAFE_PATH`."""
+    return {**dict.fromkeys(BLAS_THREAD_VARIABLES, str(blas_threads(n_workers))), **SAFE_PATH}
 
 
 def map_processes(func: Callable, args: Sequence[tuple]) -> list:
     """``[func(*a) for a in args]``, computed in up to :func:`cores` spawned processes.
 
     ``func`` must be importable (a module-level function). With one core or one argument tuple it
-    runs in this process.
+    runs in this process. The processes import nothing from the current folder (:data:`SAFE_PATH`).
     """
     workers = min(cores(), len(args))
     if workers <= 1:

@@ -37,6 +37,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -50,7 +51,7 @@ from ..core import cache
 from ..core.atomic import write_text
 from ..core.config import PARAMETERS, Config, available_memory_bytes, trial_memory_bytes
 from ..core.errors import InvalidInput, RunFailed
-from ..core.parallel import BLAS_THREAD_VARIABLES, blas_threads, cores, environ
+from ..core.parallel import BLAS_THREAD_VARIABLES, SAFE_PATH, blas_threads, cores, environ
 from ..laws.distance import ks_to_limit_law
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..numerics.spectra import distance
@@ -63,6 +64,9 @@ from .trials import trial_entry as _trial_entry
 WORKER_WAIT = 60
 #: Seconds between two looks at the workers while no trial finishes.
 POLL_SECONDS = 1
+#: Most trials submitted and not yet finished: the rest are submitted as these finish, so that a
+#: sweep of many small trials never floods the scheduler (10,000 at once lost its connection).
+IN_FLIGHT = 500
 
 #: Metrics of :data:`attnspec.numerics.spectra.METRICS` that the sweep tables hold (rung's bulk
 #: against the reference rung's bulk of the same trials), followed by ``ks_law``, the distance to
@@ -165,11 +169,12 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
 
     ``blas`` defaults to :func:`blas_threads`. The BLAS variables are in the environment while the
     worker processes are spawned, that is before they import NumPy, which is when OpenBLAS, MKL
-    and OpenMP read them. A worker process that dies while the cluster starts (killed, out of
-    memory) raises :class:`~attnspec.core.errors.RunFailed`.
+    and OpenMP read them; so is ``PYTHONSAFEPATH=1`` (:data:`~attnspec.core.parallel.SAFE_PATH`):
+    a worker imports nothing from the current folder. A worker process that dies while the cluster
+    starts (killed, out of memory) raises :class:`~attnspec.core.errors.RunFailed`.
     """
     threads = str(blas or blas_threads(n_workers))
-    with environ(dict.fromkeys(BLAS_THREAD_VARIABLES, threads)):
+    with environ({**dict.fromkeys(BLAS_THREAD_VARIABLES, threads), **SAFE_PATH}):
         try:
             # no dashboard; the scheduler's HTTP routes on a free port (8787 may be taken)
             return LocalCluster(
@@ -218,29 +223,32 @@ def compute_trials(
     """Run the trials ``(config, k, models)`` on ``client``'s cluster (``models`` None: every rung);
     results in the order of ``tasks``.
 
-    Larger matrices get higher priority (longest task first balances the workers best). Each
-    finished trial is already in the disk cache when it is reported here. If no worker is
+    Larger matrices go first and get higher priority (longest task first balances the workers
+    best); at most :data:`IN_FLIGHT` trials are submitted at a time, more as they finish. Each
+    finished trial is already in the disk cache when it is reported here. A client that loses
+    its scheduler raises :class:`~attnspec.core.errors.RunFailed`. If no worker is
     connected for :data:`WORKER_WAIT` seconds (a scheduler without workers, or whose workers all
     left), :class:`~attnspec.core.errors.RunFailed` is raised instead of waiting forever.
     """
     folder = str(cache.cache_dir().absolute())
-    futures = {
-        client.submit(
-            _trial_task,
-            folder,
-            cfg.d,
-            cfg.beta,
-            cfg.c_poly,
-            cfg.seed,
-            k,
-            models,
-            priority=cfg.d,
-        ): i
-        for i, (cfg, k, models) in enumerate(tasks)
-    }
+    # larger matrices first (the order in which they are submitted, and their priority)
+    order = iter(sorted(range(len(tasks)), key=lambda i: -tasks[i][0].d))
+
+    def submit_more(futures: dict) -> None:
+        """Submit the next tasks until :data:`IN_FLIGHT` are pending."""
+        for i in order:
+            cfg, k, models = tasks[i]
+            task = (_trial_task, folder, cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models)
+            futures[client.submit(*task, priority=cfg.d)] = i
+            if len(futures) - done[0] >= IN_FLIGHT:
+                return
+
+    futures: dict = {}
+    done = [0]
+    submit_more(futures)
     out: list = [None] * len(tasks)
     bar = tqdm(
-        total=len(futures),
+        total=len(tasks),
         desc="sweep trials",
         unit="trial",
         file=sys.stderr,
@@ -262,7 +270,16 @@ def compute_trials(
                 except TimeoutError:  # its result left with its worker, uncached: it runs again
                     pending.add(future)
                     continue
+                except CancelledError:  # the client lost its scheduler: all are cancelled
+                    raise RunFailed(
+                        f"the Dask scheduler was lost; {done[0]} of {len(tasks)} trials "
+                        "finished and are kept in the cache"
+                    ) from None
+                done[0] += 1
                 bar.update()
+            known = set(futures)
+            submit_more(futures)
+            pending |= set(futures) - known
             if finished or client.nthreads():  # a trial finished, or a worker is connected
                 idle_since = None
             elif idle_since is None:
@@ -270,8 +287,7 @@ def compute_trials(
             elif time.monotonic() - idle_since > WORKER_WAIT:
                 raise RunFailed(
                     f"no Dask worker was connected to the scheduler for {WORKER_WAIT} s; "
-                    f"{len(tasks) - len(pending)} of {len(tasks)} trials finished and are kept "
-                    "in the cache"
+                    f"{done[0]} of {len(tasks)} trials finished and are kept in the cache"
                 )
     return out
 

@@ -174,6 +174,19 @@ def chapters() -> list[Chapter]:
     return [chapter(name, names) for name in names]
 
 
+def _executed(run: ChapterRun, work: Path):
+    """The chapter's notebook executed in ``work``; a MemoryError in the kernel is raised here
+    (the command's one line and status 71), any other error keeps its traceback (a bug)."""
+    from papermill.exceptions import PapermillExecutionError
+
+    try:
+        return execute_notebook(run.chapter.read_source(), work, parameters=run.overrides)
+    except PapermillExecutionError as exc:
+        if exc.ename == "MemoryError":
+            raise MemoryError(exc.evalue) from None
+        raise
+
+
 def execute(run: ChapterRun, output: Path) -> Path:
     """Execute a resolved chapter; write the notebook and its results file, atomically, at the end.
 
@@ -200,7 +213,7 @@ def execute(run: ChapterRun, output: Path) -> Path:
     cleanup.remove_stale(scratch, kernel_prefix)
     cleanup.remove_stale(output.parent, final_prefix)
     with cleanup.temporary_folder(scratch, kernel_prefix) as work:
-        nb = execute_notebook(run.chapter.read_source(), work, parameters=run.overrides)
+        nb = _executed(run, work)
         nb.metadata["attnspec"] = provenance.notebook_metadata(name, run.values)
         record = provenance.results(name, run.values, read_record(record_path(work), name))
         output.parent.mkdir(parents=True, exist_ok=True)

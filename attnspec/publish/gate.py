@@ -1,20 +1,28 @@
 """The publication gate: the site is published only from a tree that passed ``make test``.
 
-``python -m attnspec.publish.gate begin`` starts ``make test``: it records the tree as it is then
-(``_build/test-begin.json``) and forgets the pass markers of earlier runs. Each step that passes
-leaves one (``gate passed lint``, ``gate passed tests``). ``python -m attnspec.publish.gate stamp``
-ends ``make test``: only if every step (:data:`STEPS`) left its marker in this run, and the tree is
-still the one it began with, it writes ``_build/tested.json`` with the content hash of the tested
-tree (:func:`tree_hash`: every file git
-does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the content
-hash of the site it built (``_build/html``) and the time of that build (``_build/book.log``, which
-the book build writes last). Outside a git checkout it writes none (and ``make test`` still passes).
+``python -m attnspec.publish.gate begin`` starts ``make test``: it refuses an environment that
+steers pytest (:data:`STEERING`: ``PYTEST_ADDOPTS``, ``PYTEST_PLUGINS``, ... could make it collect
+only, or deselect), records the tree as it is then (``_build/test-begin.json``) and forgets the
+pass markers and tallies of earlier runs. Each step that passes leaves one (``gate passed lint``,
+``gate passed tests``). The tests step counts as passed only for a full run (:func:`full_run`):
+every test the suite collects (:func:`suite_tests`, no marker or keyword selection) ran and passed,
+as the runs' tallies (``--tally``, :mod:`tests.tally`) record.
+``python -m attnspec.publish.gate stamp`` ends ``make test``: only if every step (:data:`STEPS`)
+left its marker in this run, and the tree is still the one it began with, it writes
+``_build/tested.json`` with the content hash of the tested tree (:func:`tree_hash`: every file git
+does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the counts
+of that full run (collected, ran, passed), the content hash of the site it built (``_build/html``)
+and the time of that build (``_build/book.log``, which the book build writes last). Outside a git
+checkout it writes none (and ``make test`` still passes).
 
 ``python -m attnspec.publish.gate site`` (``make site``) copies ``_build/html`` to ``_build/site``
 only when
 
-- the tree is clean (nothing differs from HEAD, no untracked file), so the site has a commit;
-- the stamp exists and names this tree (the same :func:`tree_hash`);
+- the tree is clean (nothing differs from HEAD, no untracked file), so the site has a commit, and
+  no file git ignores lies under ``book/`` (the build would publish it: :func:`ignored_sources`;
+  nor is a stamp written while one does);
+- the stamp exists and names this tree (the same :func:`tree_hash`), and its counts are those of
+  a full run (as many tests ran and passed as the suite collects, and more than none);
 - ``_build/book.log`` is the stamped one: no ``make test`` has run since, failing or not;
 - ``_build/html`` is the stamped site, and no file in it is newer than the book build's end
   (nothing a test wrote after the build, such as a probe page).
@@ -48,6 +56,28 @@ BOOK_LOG = f"{BUILD}/book.log"
 #: the tree as ``make test`` began, and the steps of ``make test`` that must pass for a stamp
 BEGIN = f"{BUILD}/test-begin.json"
 STEPS = ("lint", "tests")
+#: the paths ``make test`` gives pytest (its ``$(NOTEBOOKS)`` and ``tests``); the suite is what
+#: pytest collects from those that exist
+SUITE = (
+    "book/chapters",
+    "book/intro.ipynb",
+    "book/findings.ipynb",
+    "book/notation.ipynb",
+    "book/reproduce.ipynb",
+    "tests",
+)
+#: the outcome of every test of ``make test``'s two pytest runs (``--tally``)
+TALLIES = (f"{BUILD}/test-tally.json", f"{BUILD}/site-tally.json")
+
+
+#: what changes which tests pytest collects or runs, from the environment
+STEERING = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTHONPATH")
+
+
+def steering(environ=None) -> list[str]:
+    """The variables of :data:`STEERING` set in ``environ`` (default: this process's)."""
+    environ = os.environ if environ is None else environ
+    return [name for name in STEERING if name in environ]
 
 
 def marker(step: str) -> str:
@@ -87,6 +117,31 @@ def tree_files(root: Path = ROOT) -> list[str]:
     return sorted({name for name in os.fsdecode(listed).split("\0") if name})
 
 
+#: the folder of the book's sources: what the build reads and copies (pages, _static, _ext)
+BOOK_SOURCES = "book"
+
+
+def ignored_sources(root: Path = ROOT) -> list[str]:
+    """Files under :data:`BOOK_SOURCES` that git ignores (``*.tmp``, ...): the build would read
+    or copy them into the site, yet no test and no commit covers them. Python's bytecode of the
+    book's extensions (``__pycache__``) is left out: the build writes it and never publishes it."""
+    listed = _git(
+        root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", BOOK_SOURCES
+    )
+    names = [name for name in os.fsdecode(listed).split("\0") if name]
+    return sorted(name for name in names if "__pycache__" not in name.split("/"))
+
+
+def _no_ignored_sources(root: Path) -> None:
+    """Refused if :func:`ignored_sources` finds any."""
+    ignored = ignored_sources(root)
+    if ignored:
+        raise Refused(
+            f"{len(ignored)} git-ignored files under {BOOK_SOURCES}/ would be built into the "
+            f"site, e.g. {ignored[0]!r}: remove them, then make test"
+        )
+
+
 def tree_hash(root: Path = ROOT) -> str:
     """The :func:`~attnspec.publish.provenance.content_hash` of :func:`tree_files` as they are on
     disk (a deleted file counts as ``missing``)."""
@@ -106,9 +161,16 @@ def folder_digests(folder: Path) -> dict[str, str]:
 
 
 def begin(root: Path = ROOT) -> Path:
-    """Record the tree as ``make test`` begins, and remove the pass markers of earlier runs."""
-    for step in STEPS:
-        in_place(root, marker(step)).unlink(missing_ok=True)
+    """Record the tree as ``make test`` begins, and remove the pass markers and tallies of earlier
+    runs; Refused if the environment steers pytest (:func:`steering`)."""
+    steered = steering()
+    if steered:
+        raise Refused(
+            f"{', '.join(steered)} is set and would steer pytest: unset it (make test runs the "
+            "whole suite as it is)"
+        )
+    for path in (*map(marker, STEPS), *TALLIES):
+        in_place(root, path).unlink(missing_ok=True)
     start = {"tree": tree_hash(root), "time": datetime.now(UTC).isoformat(timespec="seconds")}
     (root / BUILD).mkdir(exist_ok=True)
     write_json(in_place(root, BEGIN), start)
@@ -124,16 +186,79 @@ def passed(step: str, root: Path = ROOT) -> Path | None:
         start = json.loads((root / BEGIN).read_text())
     except (OSError, ValueError):
         return None
-    write_json(in_place(root, marker(step)), {"begin": start})
+    mark = {"begin": start}
+    if step == "tests":
+        mark["tests"] = full_run(root)
+    write_json(in_place(root, marker(step)), mark)
     return root / marker(step)
 
 
-def _tested_tree(root: Path) -> str:
-    """The hash of the tree this run of ``make test`` tested, if every step passed on it."""
+def suite_tests(root: Path = ROOT) -> set[str]:
+    """The id of every test of the suite: ``pytest --collect-only`` on :data:`SUITE`, with no
+    selection, in an environment cleared of what steers pytest (Refused if collection fails)."""
+    paths = [name for name in SUITE if (root / name).exists()]
+    if not paths:
+        raise Refused(f"none of {', '.join(SUITE)} exists: there is no test suite")
+    env = {name: value for name, value in os.environ.items() if name not in steering()}
+    options = ["-q", "-p", "no:cacheprovider", "--nbval", "--nbval-current-env"]
+    options.append("--ignore-glob=book/chapters/.*")
+    argv = [sys.executable, "-m", "pytest", "--collect-only", *options, *paths]
+    done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise Refused(f"collecting the suite failed (pytest status {done.returncode})")
+    lines = done.stdout.splitlines()
+    return set(lines[: lines.index("")] if "" in lines else lines)
+
+
+def full_run(root: Path = ROOT) -> dict[str, int]:
+    """The counts of this ``make test``: the tests the suite collects, how many of them ran and
+    how many passed (every phase passed), from the :data:`TALLIES`; Refused unless every one
+    ran and passed."""
+    outcomes: dict[str, str] = {}
+    for name in TALLIES:
+        try:
+            tally = json.loads((root / name).read_text())
+            runs = tally["outcomes"].items()
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            raise Refused(f"{name} is missing or unreadable: make test writes it") from None
+        for test, outcome in runs:
+            if outcomes.get(test, "passed") == "passed":
+                outcomes[test] = outcome
+    suite = suite_tests(root)
+    counts = {
+        "collected": len(suite),
+        "ran": sum(1 for test in suite if test in outcomes),
+        "passed": sum(1 for test in suite if outcomes.get(test) == "passed"),
+    }
+    if not full(counts):
+        raise Refused(
+            f"{counts['ran']} of the {counts['collected']} tests of the suite ran and "
+            f"{counts['passed']} passed: not a full run, no stamp written"
+        )
+    return counts
+
+
+def full(counts) -> bool:
+    """Whether ``counts`` are a full run's: as many tests ran and passed as were collected, and
+    more than none."""
+    if not isinstance(counts, dict):
+        return False
+    collected = counts.get("collected")
+    return (
+        type(collected) is int
+        and collected > 0
+        and (counts.get("ran") == counts.get("passed") == collected)
+    )
+
+
+def _tested_tree(root: Path) -> tuple[str, dict]:
+    """The hash of the tree this run of ``make test`` tested, if every step passed on it, and the
+    counts of its tests."""
     try:
         start = json.loads((root / BEGIN).read_text())
     except (OSError, ValueError):
         raise Refused(f"no make test has begun ({BEGIN} is missing): no stamp written") from None
+    marks = {}
     for step in STEPS:
         try:
             mark = json.loads((root / marker(step)).read_text())
@@ -141,9 +266,13 @@ def _tested_tree(root: Path) -> str:
             mark = None
         if not isinstance(mark, dict) or mark.get("begin") != start:
             raise Refused(f"the {step} step of this make test did not pass: no stamp written")
+        marks[step] = mark
+    counts = marks["tests"].get("tests")
+    if not full(counts):
+        raise Refused("the tests step of this make test was not a full run: no stamp written")
     if tree_hash(root) != start.get("tree"):
         raise Refused("the tree changed while make test ran: no stamp written")
-    return start["tree"]
+    return start["tree"], counts
 
 
 def write_stamp(root: Path = ROOT) -> Path:
@@ -152,9 +281,12 @@ def write_stamp(root: Path = ROOT) -> Path:
     for path in (html, log):
         if not path.exists():
             raise Refused(f"{path.relative_to(root)} is missing: make test builds it")
+    _no_ignored_sources(root)
+    tree, counts = _tested_tree(root)
     stamp = {
         "version": __version__,
-        "tree": _tested_tree(root),
+        "tree": tree,
+        "tests": counts,
         "files": len(tree_files(root)),
         "html": content_hash(folder_digests(html).items()),
         "book_log": {"sha256": file_digest(log), "mtime_ns": log.stat().st_mtime_ns},
@@ -174,12 +306,18 @@ def check(root: Path = ROOT) -> dict:
             f"the tree is dirty (git status lists {len(changed)}, e.g. {changed[0][3:]!r}): "
             "commit, then make test"
         )
+    _no_ignored_sources(root)
     try:
         stamp = json.loads((root / STAMP).read_text())
     except (OSError, ValueError):
         stamp = None
     if not isinstance(stamp, dict):
         raise Refused(f"the tree is untested: no passing make test recorded ({STAMP})")
+    if not full(stamp.get("tests")):
+        raise Refused(
+            f"the tree is untested: the stamp's counts ({stamp.get('tests')}) are not a full "
+            "run's (as many tests ran and passed as the suite collects)"
+        )
     if stamp.get("tree") != tree_hash(root):
         raise Refused("the tree is untested: it changed since the last passing make test")
     log = root / BOOK_LOG

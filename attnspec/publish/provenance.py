@@ -211,13 +211,25 @@ def load(path: str | Path, chapters: Collection[str] | None = None) -> dict[str,
     """
     path = find_results(path)
     try:
-        data = json.loads(path.read_text(), parse_constant=_refuse_constant)
+        data = json.loads(
+            path.read_text(), parse_constant=_refuse_constant, object_pairs_hook=_once_each
+        )
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         why = {json.JSONDecodeError: "not JSON", RecursionError: "nested too deep"}.get(
             type(exc), str(exc)
         )
         raise InvalidInput(f"{path}: not a results file ({why})") from None
     return check_results(data, path, chapters)
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct (else ValueError: which would count is unclear)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {printable(key)!r} appears twice in one object")
+        out[key] = value
+    return out
 
 
 def _refuse_constant(name: str):
@@ -262,10 +274,11 @@ def check_results(
     for i, v in enumerate(data["values"]):
         if v["kind"] == "number" and not _finite_number(v["value"]):
             raise bad(f"values[{i}] ({printable(v['key'])}): {v['value']!r} is not a finite number")
-    keys = [v["key"] for v in data["values"]]
-    if len(set(keys)) != len(keys):
-        twice = next(k for k in keys if keys.count(k) > 1)
-        raise bad(f"the value key {printable(twice)!r} appears more than once")
+    seen: set[str] = set()
+    for v in data["values"]:
+        if v["key"] in seen:
+            raise bad(f"the value key {printable(v['key'])!r} appears more than once")
+        seen.add(v["key"])
     return data
 
 
