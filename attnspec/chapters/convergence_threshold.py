@@ -287,12 +287,12 @@ class NormalizerTest:
 
     @property
     def outside(self) -> list:
-        """The points whose |z| exceeds the family's critical value."""
+        """The points whose :math:`|z|` exceeds the family's critical value."""
         return [p for p, z in zip(self.points, self.z, strict=True) if abs(z) > self.crit]
 
     @property
     def worst(self) -> int:
-        """Index of the point with the largest |z|."""
+        """Index of the point with the largest :math:`|z|`."""
         return int(np.argmax(np.abs(self.z)))
 
 
