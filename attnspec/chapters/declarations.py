@@ -16,8 +16,9 @@ from .parameters import ChapterParameters, declare
 
 # ---- rules that are a chapter's own ------------------------------------------------------------
 
-#: Smallest beta where theta_1 = e^(beta^2) - 1 is computed: beta^2 >= sqrt(machine epsilon), so
-#: that it keeps at least half of a float's digits (below, e^(beta^2) - 1 is 0 or round-off).
+#: Smallest :math:`\beta` where :math:`\theta_1 = e^{\beta^2} - 1` is computed:
+#: :math:`\beta^2 \ge \sqrt{\epsilon}` (machine epsilon), so that it keeps at least half of a
+#: float's digits (below, :math:`e^{\beta^2} - 1` is 0 or round-off).
 BETA_THETA_MIN = sys.float_info.epsilon**0.25
 #: beta's range where theta_1 and the limit law are computed
 _BETA_LAW = f">= {BETA_THETA_MIN:.3g} and <= {BETA_MAX:g}"
@@ -126,7 +127,7 @@ D_SCALE_BULK = Rule(
         f"each d must be > remove_top_k = {v['remove_top_k']}"
     ),
 )
-#: The bound's constant is tested where it has settled: e^B below the smallest length.
+#: The bound's constant is tested where it has settled: :math:`e^B` below the smallest length.
 SETTLED_BOUND = Rule(
     ("ell_values", "bulk_max"),
     "bulk_max",
@@ -137,8 +138,8 @@ SETTLED_BOUND = Rule(
         "settled, so that the chapter can test it)"
     ),
 )
-#: Head dimension of the bidirectional model (MiniLM): the stable-rank limit (k + 1 - c)/alpha^2
-#: needs k <= ell, at the longest length.
+#: Head dimension of the bidirectional model (MiniLM): the stable-rank limit
+#: :math:`(k + 1 - c)/\alpha_+^2` needs :math:`k \le \ell`, at the longest length.
 BIDIRECTIONAL_HEAD_DIM = 32
 LONGEST_FITS_HEAD = Rule(
     ("lengths",),

@@ -153,7 +153,7 @@ def law_table(study) -> str:
                 f"{law.var():.4f}",
             ]
         )
-    header = ["$c = d_{qk}/d$", "support", "band mass", "mean (quadrature)", "variance"]
+    header = ["$c = d_{qk}/d$", "support", "band mass", "mean", "variance"]
     return markdown_table(header, rows)
 
 

@@ -342,7 +342,8 @@ def iid_scores_s2(d: int, beta: float, seed: int, k: int) -> np.ndarray:
     return cache.cached("iid_scores_s2", params, compute, expected={"s2": (int(d),)})["s2"]
 
 
-#: The two score models: i.i.d. entries, and the bilinear S = W_Q W_K^T/sqrt(d) of the ladder.
+#: The two score models: i.i.d. entries, and the bilinear :math:`S = W_Q W_K^\top/\sqrt d` of
+#: the ladder.
 SCORE_MODELS = ("iid", "bilinear")
 
 
