@@ -85,8 +85,8 @@ def block_table(all_series: list[BlockSeries]) -> str:
                 ]
             )
     header = [r"$\alpha$", "$d$ (trials)", "$d_{qk}$", "$c_1, c_2, \\dots$"]
-    header += [f"attention to law $Y_{k}$" for k in range(1, k_max + 1)]
-    header += [f"$Y_{k}$ to its law / floor" for k in range(1, k_max + 1)]
+    header += [f"to law $Y_{k}$" for k in range(1, k_max + 1)]
+    header += [f"$Y_{k}$: law / floor" for k in range(1, k_max + 1)]
     return markdown_table(header, rows)
 
 
