@@ -8,7 +8,8 @@ and read as a reader sees it, once MathJax has typeset it:
   no Python literal (``True``, ``False``, ``None``: a debug print);
 - every image has descriptive alt text: words, not a file path, and not a copy of its caption;
 - at 390 px (a phone) the page is no wider than the window (a wide table scrolls in its own box),
-  and neither is any highlighted source page (``_modules/…``);
+  and neither is any highlighted source page (``_modules/…``) nor a page Sphinx writes itself
+  (the indexes, search);
 - at 1280 px no table is wider than the content column;
 - the page shows at most :data:`MAX_WORDS` words: prose, tables, printed outputs and formulas (the
   words of their MathML), not code inputs, the "Source · Re-run" link lines or what sits in a
@@ -223,6 +224,15 @@ def test_highlighted_sources_fit_a_phone(site):
                 "() => document.documentElement.scrollWidth"
             )
     assert {name: w for name, w in widths.items() if w > PHONE} == {}
+
+
+@pytest.mark.parametrize("name", ["genindex", "py-modindex", "search", "prf-prf"])
+def test_generated_pages_fit_a_phone(site, name):
+    """The pages Sphinx writes itself (the indexes, search) are no wider than a phone either."""
+    with chromium() as tab:
+        tab.set_viewport_size({"width": PHONE, "height": 900})
+        tab.goto((site / f"{name}.html").as_uri(), wait_until="load")
+        assert tab.evaluate("() => document.documentElement.scrollWidth") <= PHONE
 
 
 @pytest.mark.parametrize("name", toc_pages())
