@@ -1,6 +1,7 @@
 """One verdict rule: overlapping intervals decide nothing (○); only separated ones give ✓ or ✗.
 
-The rule is :func:`attnspec.present.claims.interval_below`; every stored claim of every chapter is
+The rule is :func:`attnspec.numerics.intervals.interval_below`; every stored claim of every chapter
+is
 checked against what its own sentences say.
 """
 
@@ -8,7 +9,7 @@ import json
 
 import pytest
 
-from attnspec.present.claims import all_hold, interval_below
+from attnspec.numerics.intervals import all_hold, interval_below
 from attnspec.publish.chapters import toc_chapter_names
 from attnspec.publish.paths import EXECUTED
 

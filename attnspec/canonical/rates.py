@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnspec.core.errors import InvalidInput
-from attnspec.numerics.fitting import power_law_fit
-from attnspec.present.claims import interval_below
+from attnspec.numerics.fitting import power_law_fit, slope_fit
+from attnspec.numerics.intervals import interval_below
 from attnspec.present.numbers import plus_minus
 
 #: The kinds of scaling claim :func:`rate_test` decides.
@@ -168,22 +168,15 @@ def slope_test(ell, y, upper: float = 0.5) -> RateTest:
 
 
 def log_slope(ell, y) -> tuple[float, float]:
-    r"""Least-squares slope of ``y`` against :math:`\log\ell`, with its standard error."""
-    L, y = np.log(np.asarray(ell, dtype=float)), np.asarray(y, dtype=float)
-    b, a = np.polyfit(L, y, 1)
-    resid = y - (a + b * L)
-    dof = L.size - 2
-    se = (
-        math.sqrt(float(resid @ resid) / dof / float(np.sum((L - L.mean()) ** 2)))
-        if dof
-        else math.nan
-    )
-    return float(b), se
+    r"""Least-squares slope of ``y`` against :math:`\log\ell`, with its standard error
+    (:func:`~attnspec.numerics.fitting.slope_fit`, reported from one degree of freedom)."""
+    fit = slope_fit(np.log(np.asarray(ell, dtype=float)), y, min_dof=1)
+    return fit.slope, fit.se
 
 
 def above_zero(b: float, se: float) -> bool | None:
     r"""Is a fitted slope :math:`b` above 0? The one verdict rule
-    (:func:`attnspec.present.claims.interval_below`) on :math:`b \pm 2\,\mathrm{se}` against 0:
+    (:func:`attnspec.numerics.intervals.interval_below`) on :math:`b \pm 2\,\mathrm{se}` against 0:
     ✓ above, ✗ below, ○ when the interval contains 0."""
     return interval_below((0.0, 0.0), (b - SE_MARGIN * se, b + SE_MARGIN * se))
 

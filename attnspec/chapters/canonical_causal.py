@@ -23,7 +23,8 @@ from ..canonical import model, order, upper_bound
 from ..canonical.causal_search import lower_bound_search
 from ..canonical.rates import above_zero, criterion_text, log_slope, rate_test
 from ..canonical.summary import bounded_bulk_scores, causal_summary
-from ..present.claims import Claim, all_hold, interval_below
+from ..numerics.intervals import all_hold, interval_below
+from ..present.claims import Claim
 from ..present.numbers import length_range, per_length, plus_minus
 from ..present.tables import markdown_table
 from . import canonical_figures
@@ -67,7 +68,7 @@ def constant_claims(bound: str, what: str, measured: str, tests, provenance: str
     r"""Two claims on the smallest constant a bound needs at each :math:`\ell`, one per reading:
     on this grid it grows more slowly than :math:`\log\ell` (the rate test's O-verdict between
     the candidates 1 and :math:`\log\ell`), and it does not grow at all (its fitted exponent
-    :math:`\pm 2` se against 0 by :func:`attnspec.present.claims.interval_below`: ✓ below 0, ✗
+    :math:`\pm 2` se against 0 by :func:`attnspec.numerics.intervals.interval_below`: ✓ below 0, ✗
     above, ○ across). Neither decides whether one constant serves every :math:`\ell` beyond the
     grid."""
     flat = [

@@ -23,8 +23,9 @@ from ..canonical.rank_study import harmonic_erank1, sigma0_erank2
 from ..canonical.rates import above_zero, criterion_text, log_slope, rate_test, slope_test
 from ..canonical.summary import bounded_bulk_scores
 from ..canonical.two_score import two_score_summary
+from ..numerics.intervals import all_hold
 from ..numerics.spectra import erank1, erank2_amplitude
-from ..present.claims import Claim, all_hold
+from ..present.claims import Claim
 from ..present.numbers import format_power_of_ten, per_length, plus_minus, power_of_two
 from ..present.tables import markdown_table
 from . import canonical_figures

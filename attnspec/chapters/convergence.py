@@ -16,8 +16,9 @@ from ..experiments.sweep import SweepRequest, run_sweeps
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.nonlinearity import poly_degree
 from ..models.notation import symbol
+from ..numerics.intervals import all_hold, interval_below
 from ..present import interactive, plotting
-from ..present.claims import Claim, all_hold, interval_below
+from ..present.claims import Claim
 from ..present.interactive import HTML_SYMBOLS, Series
 from ..present.numbers import ONE_OR_TWO, decimals_for, fixed, format_uncertain
 from ..present.tables import markdown_table

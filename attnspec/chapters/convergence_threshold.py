@@ -3,7 +3,7 @@ plane of attention's distance to the law with its bootstrap, the boundary
 :math:`e^{\beta_\varepsilon^2} \propto d^\gamma` against the curve :math:`e^{\beta^2} = d` and
 against a counter-model, the collapse on :math:`\beta^2 - \hat c \log d`, and the normalizers.
 Every comparison of intervals (value ± 2 errors) is decided by
-:func:`attnspec.present.claims.interval_below`."""
+:func:`attnspec.numerics.intervals.interval_below`."""
 
 from __future__ import annotations
 
@@ -29,8 +29,9 @@ from ..experiments.threshold import (
 )
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
+from ..numerics.intervals import all_hold, interval_below
 from ..present import interactive, plotting
-from ..present.claims import Claim, all_hold, interval_below
+from ..present.claims import Claim
 from ..present.numbers import fixed
 from ..present.tables import markdown_table
 from .base import ChapterStudy

@@ -7,7 +7,7 @@ attention against the Hermite-block models :math:`Y_k` and their limit laws alon
 Every criterion is tied to a measured standard error or noise floor (jackknife over trials; a
 fitted rate takes the larger of its residual and its jackknife standard error): every interval is a
 value ± 2 standard errors, and two of them are compared by
-:func:`~attnspec.present.claims.interval_below`.
+:func:`~attnspec.numerics.intervals.interval_below`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from ..laws.head_dimension import HeadDimensionLaw
 from ..laws.pennington_worah_general import pennington_worah_general_pdf
 from ..models.head_dim import normalizer_std_exact
 from ..models.nonlinearity import theta_f
-from ..present.claims import Claim, all_hold, interval_below
+from ..numerics.intervals import all_hold, interval_below
+from ..present.claims import Claim
 from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
 from . import head_dimension_blocks, head_dimension_figures, head_dimension_tables
 from .base import ChapterStudy

@@ -12,7 +12,8 @@ from typing import Any
 from ..experiments.head_dim import rate_se
 from ..experiments.head_dim_blocks import BlockSeries
 from ..models.hermite_blocks import block_rank
-from ..present.claims import Claim, all_hold, interval_below
+from ..numerics.intervals import all_hold, interval_below
+from ..present.claims import Claim
 from ..present.gluing import uncertain
 from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
 from ..present.tables import markdown_table

@@ -21,8 +21,9 @@ from ..experiments.limit_law import (
 from ..experiments.trials import run_ladder
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.notation import symbol
+from ..numerics.intervals import all_hold, interval_below
 from ..present import interactive, plotting
-from ..present.claims import Claim, all_hold, interval_below
+from ..present.claims import Claim
 from ..present.numbers import round_off_bound
 from ..present.tables import markdown_table
 from .base import ChapterStudy

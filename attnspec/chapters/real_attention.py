@@ -9,10 +9,10 @@ same size), through bootstrap intervals or standard errors that resample texts a
 (:mod:`attnspec.real.uncertainty`). A comparison with the seed summary's GPT-2 or ViT-B/16
 numbers compares different models: it is a "same scale" statement with both numbers shown,
 verdict ○, never ✓ or ✗. Two intervals give a verdict only when they separate
-(:func:`attnspec.present.claims.interval_below`; ○ when they overlap). Provenance: "seed summary"
-quotes seed 004, a summary of the spectral-degeneration paper, not its text; "this book's
-hypothesis" marks the Haar law of :math:`R(S)`, which the seed summary does not state (its
-queries and keys share :math:`X`).
+(:func:`attnspec.numerics.intervals.interval_below`; ○ when they overlap). Provenance:
+"seed summary" quotes seed 004, a summary of the spectral-degeneration paper, not its text;
+"this book's hypothesis" marks the Haar law of :math:`R(S)`, which the seed summary does not
+state (its queries and keys share :math:`X`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from ..present.claims import Claim, all_hold, interval_below
+from ..numerics.intervals import all_hold, interval_below
+from ..present.claims import Claim
 from ..present.numbers import ONE_OR_TWO, decimals_for, with_interval
 from ..present.tables import markdown_table
 from ..real.models import MODELS

@@ -17,7 +17,8 @@ import numpy as np
 
 from ..canonical.model import causal_stable_rank, stable_rank_limit
 from ..canonical.rates import rate_test
-from ..present.claims import Claim, all_hold, interval_below
+from ..numerics.intervals import all_hold, interval_below
+from ..present.claims import Claim
 from ..present.numbers import ONE_OR_TWO, format_uncertain
 from ..present.tables import markdown_table
 from ..real.models import MODELS

@@ -18,25 +18,39 @@ import numpy as np
 MIN_DOF = 2
 
 
-def _slope_se(lx: np.ndarray, ly: np.ndarray, b: float, a: float) -> float:
-    dof = lx.size - 2
-    if dof < MIN_DOF:
-        return float("nan")
-    ss = float(np.sum((ly - (a + b * lx)) ** 2))
-    return float(np.sqrt(ss / dof / np.sum((lx - lx.mean()) ** 2)))
+@dataclass(frozen=True)
+class SlopeFit:
+    """Least-squares line :math:`y = a + b x`: slope b, intercept a, standard error of b."""
+
+    slope: float
+    intercept: float
+    se: float
+
+
+def slope_fit(x, y, min_dof: int = MIN_DOF) -> SlopeFit:
+    r"""The one least-squares line fit :math:`y = a + b x` with the slope's standard error
+
+    .. math:: \mathrm{se}(b) = \sqrt{\frac{\sum r_i^2/(n-2)}{\sum (x_i - \bar x)^2}},
+
+    reported with at least ``min_dof`` degrees of freedom :math:`n - 2` (NaN otherwise).
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    b, a = np.polyfit(x, y, 1)
+    dof = x.size - 2
+    se = math.nan
+    if dof >= max(min_dof, 1):
+        ss = float(np.sum((y - (a + b * x)) ** 2))
+        se = math.sqrt(ss / dof / float(np.sum((x - x.mean()) ** 2)))
+    return SlopeFit(float(b), float(a), se)
 
 
 def power_law_fit(x, y) -> tuple[float, float, float]:
-    r"""Least-squares fit of :math:`\log y = a + b \log x`; returns ``(b, a, se_b)``.
-
-    ``se_b`` is the standard error of the slope from the residuals,
-    :math:`\mathrm{se}(b) = \sqrt{\frac{\sum r_i^2/(n-2)}{\sum (\log x_i - \overline{\log x})^2}}`,
-    reported only with :math:`n - 2 \ge 2` degrees of freedom (NaN with two or three points: a
-    line through two points has no residual, and one degree of freedom gives no usable error).
+    r"""Least-squares fit of :math:`\log y = a + b \log x`; returns ``(b, a, se_b)``
+    (:func:`slope_fit` in logarithms: NaN ``se_b`` below :data:`MIN_DOF` degrees of freedom, as
+    a line through two points has no residual, and one degree of freedom gives no usable error).
     """
-    lx, ly = np.log(np.asarray(x, float)), np.log(np.asarray(y, float))
-    b, a = np.polyfit(lx, ly, 1)
-    return float(b), float(a), _slope_se(lx, ly, float(b), float(a))
+    fit = slope_fit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)))
+    return fit.slope, fit.intercept, fit.se
 
 
 @dataclass(frozen=True)

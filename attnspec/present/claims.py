@@ -7,7 +7,6 @@ deviation it could detect. Tables of claims are :func:`attnspec.present.tables.c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -19,27 +18,6 @@ VERDICTS = {True: "✓", False: "✗", None: "○"}
 def verdict(holds: bool | None) -> str:
     """✓, ✗ or ○ for ``holds`` True, False or None (:data:`VERDICTS`)."""
     return VERDICTS[None if holds is None else bool(holds)]
-
-
-def interval_below(a: tuple[float, float], b: tuple[float, float]) -> bool | None:
-    """The one verdict rule for two intervals: is :math:`[a_0, a_1]` below :math:`[b_0, b_1]`?
-
-    True when :math:`a_1 < b_0`, False when :math:`a_0 > b_1` (they separate either way), None
-    (○) when they overlap: overlapping intervals decide nothing.
-    """
-    if a[1] < b[0]:
-        return True
-    if a[0] > b[1]:
-        return False
-    return None
-
-
-def all_hold(verdicts: Iterable[bool | None]) -> bool | None:
-    """One verdict for a claim made of parts: ✗ if a part fails, else ○ if one is open, else ✓."""
-    verdicts = list(verdicts)
-    if any(v is False for v in verdicts):
-        return False
-    return None if any(v is None for v in verdicts) else True
 
 
 def counts_sentence(held: int, unresolved: int, total: int, where: str = "") -> str:

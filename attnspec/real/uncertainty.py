@@ -47,7 +47,7 @@ class Interval:
 
     def span(self, scale: float = 1.0) -> tuple[float, float]:
         """``(scale low, scale high)``: the interval of ``scale`` times the statistic (scale > 0),
-        as :func:`attnspec.present.claims.interval_below` takes it."""
+        as :func:`attnspec.numerics.intervals.interval_below` takes it."""
         return (scale * self.low, scale * self.high)
 
     def excludes(self, x: float) -> bool:
