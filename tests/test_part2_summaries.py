@@ -16,14 +16,20 @@ import pytest
 
 from attnspec.chapters import convergence as cs
 from attnspec.chapters import convergence_threshold as ts
-from attnspec.chapters import limit_law as ls
-from attnspec.chapters import limit_law_edge as es
+from attnspec.chapters.limit_law import claims as lc
+from attnspec.chapters.limit_law import figures as lf
+from attnspec.chapters.limit_law import study as ls
+from attnspec.chapters.limit_law_edge import claims as ec
+from attnspec.chapters.limit_law_edge import figures as ef
+from attnspec.chapters.limit_law_edge import study as es
 from attnspec.core.config import Config
 from attnspec.experiments import convergence as cv
 from attnspec.experiments import limit_law as ll
 from attnspec.experiments import threshold as th
+from attnspec.experiments.noise import ks_noise
 from attnspec.experiments.trials import run_ladder
 from attnspec.laws.edge import edge_scale
+from attnspec.laws.r_transform import edge_from_r_transform
 from attnspec.models.ladder import MODEL_NAMES, REFERENCE
 from attnspec.present import plotting
 from attnspec.present.claims import Claim
@@ -61,17 +67,17 @@ def test_limit_law_summary(result):
     dist = ll.law_distances(result, 500, 2001)
     assert set(columns(ls.laws_table(laws, result.poly_degree))) == {6}
     assert set(columns(ls.distances_table(dist))) == {4} and set(columns(ls.w1_table(dist))) == {4}
-    assert ls.edge_from_r_transform(laws["f"].theta1, laws["f"].theta2) == pytest.approx(
+    assert edge_from_r_transform(laws["f"].theta1, laws["f"].theta2) == pytest.approx(
         laws["f"].edge, rel=1e-9
     )
     plain(ls.law_values(laws, result.poly_degree, 1.0, forms))
     plain(ls.distance_values(dist, 50, 3))
     frames = ll.slider_frames(ll.pair_ladders(result.config, [0.5, 1.0], 2, (REFERENCE,)))
     plain(ls.slider_values(frames))
-    claims = ls.law_claims(laws, dist, forms, laws["f"].mean(), 50, 3)
+    claims = lc.law_claims(laws, dist, forms, laws["f"].mean(), 50, 3)
     verdicts(claims, "✓✓✓✓✓✓✓")
     assert claims[0].holds and claims[1].holds  # the two forms, and the edge's two routes
-    assert ls.ks_noise(970, 100, 3) == pytest.approx(1.36 / math.sqrt(1000))
+    assert ks_noise(970, 100, 3) == pytest.approx(1.36 / math.sqrt(1000))
 
 
 def test_edge_summary(result):
@@ -82,7 +88,7 @@ def test_edge_summary(result):
     assert set(columns(es.outliers_table(out))) == {6}
     plain(es.edge_values(result, law, scale))
     plain(es.outlier_values(out, 50))
-    verdicts(es.edge_claims(result, law, scale, out), "✓✓✓")
+    verdicts(ec.edge_claims(result, law, scale, out), "✓✓✓")
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +164,7 @@ def test_new_figures_draw(series):
         )
         for b in (0.5, 1.0, 1.5, 2.0)
     ]
-    fig = plotting.law_frames_grid(fr)
+    fig = lf.law_frames_grid(fr)
     assert [ax.get_title() for ax in fig.axes[:4]] == [
         r"$\beta$ = 0.5",
         r"$\beta$ = 1",
@@ -171,7 +177,7 @@ def test_new_figures_draw(series):
     )
     assert len(fig.axes) == 2 and fig.axes[1].get_yscale() == "log"
     plotting.plt.close(fig)
-    fig = plotting.per_trial_points({"$a$": [1, 2], "$b$": [3]}, {"edge": 2.5}, "y")
+    fig = ef.per_trial_points({"$a$": [1, 2], "$b$": [3]}, {"edge": 2.5}, "y")
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["$a$", "$b$"]
     assert all(t.get_rotation() == 0 for t in ax.get_xticklabels())

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from attnspec.chapters.limit_law import LimitLaw, score_claim
+from attnspec.chapters.limit_law import LimitLaw
+from attnspec.chapters.limit_law.claims import score_claim
 from attnspec.experiments.limit_law import ScoreDependence
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
 from tests.helpers import check_figures, verdicts_of
