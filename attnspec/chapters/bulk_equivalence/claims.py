@@ -17,7 +17,7 @@ LINEAR, NONLINEAR = ["Y_Q_lin", "Y_f_lin"], ["Y", "Y_f", "Y_Q"]
 ORDER_WORDS = {True: "resolved", False: "reversed", None: "not resolved"}
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The chapter's claims: how far each rung's bulk is from the reference's, against the
     noise floor."""
     distances, floor, ranking, ratio = study.distances, study.floor, study.ranking, study.ratio

@@ -18,8 +18,8 @@ from ...present.numbers import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import BULK_EQUIVALENCE
-from . import claims, figures
-from .claims import ORDER_WORDS, OTHERS, RUNGS
+from .claims import ORDER_WORDS, OTHERS, RUNGS, chapter_claims
+from .figures import fig_cdf, fig_law
 
 
 class BulkEquivalence(ChapterStudy):
@@ -110,7 +110,7 @@ class BulkEquivalence(ChapterStudy):
         }
 
     def figures(self) -> dict[str, Any]:
-        return {key: partial(getattr(figures, key), self) for key in ("fig_cdf", "fig_law")}
+        return {"fig_cdf": partial(fig_cdf, self), "fig_law": partial(fig_law, self)}
 
     def claims(self) -> list[Claim]:
-        return claims.claims(self)
+        return chapter_claims(self)

@@ -19,7 +19,7 @@ def violation_text(violation: float) -> str:
     return "≤ 1e-8" if violation <= 1e-8 else f"{violation:.1e}"
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The ladder's claims: the two rank-one steps interlace, and linearization moves the bulk
     beyond the noise floor, more than any other step."""
     ks_lin, floor_max = study.step_ks[LIN_STEP], study.floor.max("ks")

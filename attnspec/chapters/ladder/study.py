@@ -16,8 +16,8 @@ from ...present.numbers import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import LADDER
-from . import claims, figures
-from .claims import LIN_STEP, step_label, violation_text
+from .claims import LIN_STEP, chapter_claims, step_label, violation_text
+from .figures import fig_steps
 
 
 class Ladder(ChapterStudy):
@@ -111,7 +111,7 @@ class Ladder(ChapterStudy):
         return f"largest interlacing violation: {violation_text(max(self.viol_A, self.viol_Y))}"
 
     def figures(self) -> dict[str, Any]:
-        return {"fig_steps": partial(figures.fig_steps, self)}
+        return {"fig_steps": partial(fig_steps, self)}
 
     def claims(self) -> list[Claim]:
-        return claims.claims(self)
+        return chapter_claims(self)

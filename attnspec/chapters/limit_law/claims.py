@@ -20,7 +20,7 @@ PW = "Pennington and Worah (2017): the law of the linear model"
 ABSTRACT_MP = "paper, abstract (deviation from Marchenko–Pastur)"
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The chapter's claims, in the order of its claims table."""
     c = study.config
     laws, dist, forms = study.laws, study.distances, study.forms

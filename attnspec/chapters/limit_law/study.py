@@ -24,6 +24,8 @@ from ...present.claims import Claim
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import LIMIT_LAW
+from .claims import chapter_claims
+from .figures import fig_cdf, fig_grid, fig_scores, fig_slider
 
 LAW_NAMES = {"f": r"$\theta^f$ law", "q": r"$\theta^Q$ law", "mp": "Marchenko–Pastur"}
 
@@ -214,12 +216,8 @@ class LimitLaw(ChapterStudy):
         }
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
-
-        keys = ("fig_slider", "fig_grid", "fig_cdf", "fig_scores")
-        return {key: partial(getattr(figures, key), self) for key in keys}
+        draw = {"fig_slider": fig_slider, "fig_grid": fig_grid, "fig_cdf": fig_cdf}
+        return {key: partial(f, self) for key, f in (draw | {"fig_scores": fig_scores}).items()}
 
     def claims(self) -> list[Claim]:
-        from . import claims
-
-        return claims.claims(self)
+        return chapter_claims(self)

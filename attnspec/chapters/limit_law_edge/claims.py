@@ -7,10 +7,12 @@ import math
 import numpy as np
 
 from ...present.claims import Claim
-from .study import LINEAR
+
+#: The rungs without a nonlinearity, whose top values are edge fluctuations.
+LINEAR = ("Y_Q_lin", "Y_f_lin")
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The edge page's claims (:func:`edge_claims`)."""
     return edge_claims(study.result, study.law, study.scale, study.outliers)
 

@@ -18,9 +18,8 @@ from ...present.numbers import format_power_of_ten
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import LIMIT_LAW_EDGE
-
-#: The rungs without a nonlinearity, whose top values are edge fluctuations.
-LINEAR = ("Y_Q_lin", "Y_f_lin")
+from .claims import LINEAR, chapter_claims
+from .figures import fig_points
 
 
 def edge_table(result, edge: float) -> str:
@@ -141,11 +140,7 @@ class LimitLawEdge(ChapterStudy):
         }
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
-
-        return {"fig_points": partial(figures.fig_points, self)}
+        return {"fig_points": partial(fig_points, self)}
 
     def claims(self) -> list[Claim]:
-        from . import claims
-
-        return claims.claims(self)
+        return chapter_claims(self)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...present.claims import Claim
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The normalizer's claims: the exact mean of D_i at the chapter's d and, powered, its
     excess over one; the first-order spread at the chapter's β and across β."""
     here, powered, mean_resolved = study.here, study.powered, study.mean_resolved

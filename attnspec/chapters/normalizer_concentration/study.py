@@ -21,7 +21,8 @@ from ...present.numbers import decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import NORMALIZER_CONCENTRATION
-from . import claims, figures
+from .claims import chapter_claims
+from .figures import fig_beta, fig_hist
 
 
 class NormalizerConcentration(ChapterStudy):
@@ -156,7 +157,7 @@ class NormalizerConcentration(ChapterStudy):
         return {"spread": markdown_table(header, rows)}
 
     def figures(self) -> dict[str, Any]:
-        return {key: partial(getattr(figures, key), self) for key in ("fig_hist", "fig_beta")}
+        return {"fig_hist": partial(fig_hist, self), "fig_beta": partial(fig_beta, self)}
 
     def claims(self) -> list[Claim]:
-        return claims.claims(self)
+        return chapter_claims(self)

@@ -9,7 +9,7 @@ from ...present.claims import Claim
 from ...present.numbers import format_uncertain
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The rank-one mode's claims: s1(A) ≥ 1, its excess and the excess's exponent, the
     outliers of the uncentred rungs along the uniform mode, and the stable rank."""
     s1, scan, ranks = study.s1, study.scan, study.ranks

@@ -24,7 +24,8 @@ from ...present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import RANK_ONE_MODE
-from . import claims, figures
+from .claims import chapter_claims
+from .figures import fig_excess, fig_top
 
 #: The rungs whose top right singular vector is the uniform mode (uncentred).
 UNCENTRED = {"sqrt_d_A", "Y"}
@@ -215,7 +216,7 @@ class RankOneMode(ChapterStudy):
         )
 
     def figures(self) -> dict[str, Any]:
-        return {key: partial(getattr(figures, key), self) for key in ("fig_excess", "fig_top")}
+        return {"fig_excess": partial(fig_excess, self), "fig_top": partial(fig_top, self)}
 
     def claims(self) -> list[Claim]:
-        return claims.claims(self)
+        return chapter_claims(self)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...present.claims import Claim
 
 
-def claims(study) -> list[Claim]:
+def chapter_claims(study) -> list[Claim]:
     """The setup's sanity checks: rows sum to one, the scores are standardized, s1(A) ≥ 1."""
     s, score_var, score_var_sd = study.s, study.score_var, study.score_var_sd
     return [

@@ -16,7 +16,8 @@ from ...present.tables import ladder_table, markdown_table, parameters_table
 from ..base import ChapterStudy
 from ..declarations import SETUP
 from ..parameters import KINDS
-from . import claims, figures
+from .claims import chapter_claims
+from .figures import fig_entries
 
 #: The shared parameters the chapter's table describes, in its order.
 SHARED = [
@@ -106,7 +107,7 @@ class Setup(ChapterStudy):
         return {"parameters": parameters_table(SHARED), "ladder": ladder_table()}
 
     def figures(self) -> dict[str, Any]:
-        return {"fig_entries": partial(figures.fig_entries, self)}
+        return {"fig_entries": partial(fig_entries, self)}
 
     def claims(self) -> list[Claim]:
-        return claims.claims(self)
+        return chapter_claims(self)

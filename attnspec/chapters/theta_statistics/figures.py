@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...present import plotting
-from .study import TAYLOR_NS
+from .claims import TAYLOR_NS
 
 
 def fig_gap(study):

@@ -25,27 +25,14 @@ from ...present.numbers import format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import THETA_STATISTICS
+from .claims import SEED_NOTEBOOK_DRAW, SEED_NOTEBOOK_REFERENCE, TAYLOR_NS, chapter_claims
+from .figures import fig_gap
 
-#: The seed notebook's printed Monte-Carlo "reference" for beta = 1, n = 8: 200,000 samples drawn
-#: first from default_rng(0) (its SEED), printed to four decimals.
-SEED_NOTEBOOK_REFERENCE = (1.7047, 0.9987)
-SEED_NOTEBOOK_DRAW = dict(beta=1.0, n=8, samples=200_000, seed=0)
 QUAD_NODES = 200  # Gauss-Hermite nodes of the independent check
 MC_COUNT = 20  # independent Monte-Carlo estimates of the same size
 TOP_FRACTION = 0.001  # the share of largest samples whose weight in the estimate is reported
-#: The Taylor parameters n of the gap figure, and the sizes d of the degree table.
-TAYLOR_NS = np.arange(2, 17)
+#: The sizes d of the degree table.
 DEGREE_SIZES = (250, 500, 1000, 2000, 10**4, 10**6)
-
-
-def ordered_on_grid() -> bool:
-    r""":math:`\theta_1 \ge \theta_2` for :math:`f` and :math:`Q_n` on a grid of :math:`\beta`
-    and :math:`n` (Cauchy–Schwarz after Stein's lemma)."""
-    return all(
-        theta_q(bb, nn)[0] >= theta_q(bb, nn)[1] - 1e-12 and theta_f(bb)[0] >= theta_f(bb)[1]
-        for bb in (0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
-        for nn in range(2, 13)
-    )
 
 
 class ThetaStatistics(ChapterStudy):
@@ -197,11 +184,7 @@ class ThetaStatistics(ChapterStudy):
         )
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
-
-        return {"fig_gap": partial(figures.fig_gap, self)}
+        return {"fig_gap": partial(fig_gap, self)}
 
     def claims(self) -> list[Claim]:
-        from . import claims
-
-        return claims.claims(self)
+        return chapter_claims(self)
