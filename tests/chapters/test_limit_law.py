@@ -4,9 +4,13 @@ stored notebook."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
+import matplotlib.pyplot as plt
 import pytest
 
-from attnspec.chapters.limit_law import LimitLaw
+from attnspec.chapters.limit_law import LimitLaw, figures
 from attnspec.chapters.limit_law.claims import score_claim
 from attnspec.experiments.limit_law import ScoreDependence
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
@@ -79,3 +83,14 @@ def test_tables_and_figures(study):
     check_figures(
         study, {"fig_slider", "fig_grid", "fig_cdf", "fig_scores"}, slider_id, labelled=False
     )
+
+
+def test_a_histogram_range_up_to_the_largest_float_is_drawn(study):
+    """The declared range is cut at RANGE_CAP times the largest value shown, so its axis can be
+    drawn (a range ending near 1e308 overflowed matplotlib's transforms)."""
+    wide = copy.copy(study)
+    wide.config = dataclasses.replace(study.config, hist_max=1.7e308)
+    for draw in (figures.fig_grid, figures.fig_scores):
+        fig = draw(wide)
+        assert fig.axes[0].get_xlim()[1] < 1e5
+        plt.close(fig)

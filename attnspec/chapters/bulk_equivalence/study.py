@@ -47,8 +47,13 @@ class BulkEquivalence(ChapterStudy):
 
     @property
     def ratio(self) -> dict[str, float]:
-        """The distance of :math:`Y_f^{\\rm lin}` over the mean noise floor, per metric."""
-        return {m: self.distances[m]["Y_f_lin"] / self.floor.mean(m) for m in METRICS}
+        """The distance of :math:`Y_f^{\\rm lin}` over the mean noise floor, per metric (NaN where
+        the floor is zero: a histogram range that holds no value gives an L1 floor of zero)."""
+        floors = {m: self.floor.mean(m) for m in METRICS}
+        return {
+            m: self.distances[m]["Y_f_lin"] / f if f > 0 else float("nan")
+            for m, f in floors.items()
+        }
 
     @property
     def farther_by(self) -> dict[str, bool | None]:

@@ -11,6 +11,10 @@ from ...present import interactive
 from ...present import style as book_style
 from ...present.plotting import series_style
 
+#: The histograms' right end at most this many times the largest value shown: no value falls
+#: beyond it, and an axis that reaches 1e308 cannot be drawn.
+RANGE_CAP = 1e3
+
 
 def fig_slider(study):
     """The slider over β (interactive), with a static grid of every other frame."""
@@ -59,12 +63,16 @@ def fig_scores(study):
 
 def _against_laws(study, bulks: dict, law_label: str):
     """:func:`law_histogram_grid` of ``bulks`` against the :math:`\theta^f` law (labelled
-    ``law_label``) and Marchenko–Pastur, with both edges, on a logarithmic density axis."""
+    ``law_label``) and Marchenko–Pastur, with both edges, on a logarithmic density axis; the
+    declared histogram range, its right end at most :data:`RANGE_CAP` times the largest value
+    shown."""
     c, laws = study.config, study.laws
+    lo, hi = c.hist_range
+    shown = max(*(float(np.max(b)) for b in bulks.values()), laws["f"].edge, laws["mp"].edge)
     return law_histogram_grid(
         bulks,
         c.hist_bins,
-        c.hist_range,
+        (lo, min(hi, RANGE_CAP * max(lo, shown))),
         {law_label: laws["f"].pdf, r"Marchenko–Pastur, mean $\theta_1$": laws["mp"].pdf},
         edges={r"$\lambda_+$": laws["f"].edge, r"$4\theta_1$": laws["mp"].edge},
         logy=True,
