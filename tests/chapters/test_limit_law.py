@@ -51,6 +51,7 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     assert v["iid_floor"] == 0.04 and v["bilinear_floor"] == 0.025
     assert v["scores_d"] == 100 and v["scores_trials"] == 3 and v["iid_code_beta"] == 0.8326
     assert all(isinstance(v[k], float) for k in ("ks_iid_scores_mp", "ks_iid_scores_pw"))
+    assert all(isinstance(x, int | float | str) for x in v.values())  # what glue takes
 
 
 @pytest.mark.parametrize(
@@ -75,6 +76,8 @@ def test_tables_and_figures(study):
     assert set(tables) == {"laws", "distances"}
     assert tables["laws"].count("\n") == 2 + 3 - 1  # header, rule, three laws
     assert tables["distances"].count("\n") == 2 + 7 + 2 - 1
+    assert {row.count("|") for row in tables["laws"].splitlines()} == {7}
+    assert {row.count("|") for row in tables["distances"].splitlines()} == {5}
 
     def slider_id(name, fig):
         if name == "fig_slider":
