@@ -1,13 +1,10 @@
 r"""Chapter "The edge and the outliers": where each rung's spectrum ends against the law's edge
 :math:`\lambda_+`, in edge spacings :math:`\varepsilon_d = (3/(2ad))^{2/3}`, and the localized
-outliers beyond it, each from one large entry of :math:`e^{\beta S}`.
-
-Its study, :class:`~.study.LimitLawEdge`, is imported on first use (importing the package stays
-light); its claims are in :mod:`.claims`, its figures in :mod:`.figures`.
-"""
+outliers beyond it, each from one large entry of :math:`e^{\beta S}`."""
 
 
 def __getattr__(name: str):
+    """The study, imported on first use (PEP 562), so that importing the package stays light."""
     if name == "LimitLawEdge":
         from .study import LimitLawEdge
 
