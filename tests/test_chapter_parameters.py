@@ -31,23 +31,23 @@ from attnspec.core.config import PARAMETERS
 from attnspec.core.errors import InvalidInput
 from attnspec.publish.chapters import chapter, parameters_cell
 from tests import (
-    test_chapter_bulk_equivalence,
     test_chapter_canonical_causal,
     test_chapter_canonical_model,
     test_chapter_canonical_ranks,
     test_chapter_convergence,
     test_chapter_convergence_threshold,
     test_chapter_head_dimension,
-    test_chapter_ladder,
-    test_chapter_limit_law,
-    test_chapter_limit_law_edge,
-    test_chapter_normalizer_concentration,
-    test_chapter_rank_one_mode,
     test_chapter_real_attention,
     test_chapter_real_spectra,
-    test_chapter_setup,
-    test_chapter_theta_statistics,
 )
+from tests.chapters import test_bulk_equivalence as test_chapter_bulk_equivalence
+from tests.chapters import test_ladder as test_chapter_ladder
+from tests.chapters import test_limit_law as test_chapter_limit_law
+from tests.chapters import test_limit_law_edge as test_chapter_limit_law_edge
+from tests.chapters import test_normalizer_concentration as test_chapter_normalizer_concentration
+from tests.chapters import test_rank_one_mode as test_chapter_rank_one_mode
+from tests.chapters import test_setup as test_chapter_setup
+from tests.chapters import test_theta_statistics as test_chapter_theta_statistics
 from tests.test_chapter_budget import CHAPTERS
 
 #: (study, its tests' small parameters, the bad values, the parameter the message names)

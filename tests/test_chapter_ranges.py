@@ -72,10 +72,10 @@ WEIGHTS = {"real-attention", "real-spectra"}
 def pinned(name: str) -> tuple[type[ChapterStudy], dict]:
     """The study of chapter ``name`` and its small parameters, as its pin test runs them (the
     canonical-ranks pins run the chapter on smaller fixed grids: a subclass)."""
-    pins = importlib.import_module(f"tests.test_chapter_{name.replace('-', '_')}")
+    pins = importlib.import_module(f"tests.chapters.test_{name.replace('-', '_')}")
     if name == "canonical-ranks":
         return pins.SmallRanks, pins.SMALL
-    module = importlib.import_module(f"attnspec.chapters.{name.replace('-', '_')}")
+    module = importlib.import_module(f"attnspec.chapters.{name.replace('-', '_')}.study")
     study = next(
         v
         for v in vars(module).values()

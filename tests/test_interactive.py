@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
+from attnspec.chapters.limit_law import figures as limit_law_figures
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.present import interactive, plotting
 from attnspec.publish.paths import ROOT
@@ -50,7 +51,7 @@ def test_slider_figure_has_one_step_per_frame_and_fixed_html():
     assert "1.5" in steps[2].args[1]["title.text"] and fig.data[0].y == tuple(
         interactive.rounded(frames[1].hist, 4)
     )
-    static = plotting.law_frames_grid(frames)
+    static = limit_law_figures.law_frames_grid(frames)
     made = interactive.InteractiveFigure(fig, interactive.LAW_SLIDER, static, 'a "label"')
     html = made.html()
     assert (

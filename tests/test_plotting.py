@@ -33,6 +33,12 @@ from matplotlib.patches import Patch
 from matplotlib.text import Text
 
 from attnspec.chapters import canonical_figures, real_figures
+from attnspec.chapters.bulk_equivalence import figures as bulk_figures
+from attnspec.chapters.limit_law import figures as limit_law_figures
+from attnspec.chapters.limit_law_edge import figures as edge_figures
+from attnspec.chapters.normalizer_concentration import figures as normalizer_figures
+from attnspec.chapters.rank_one_mode import figures as rank_one_figures
+from attnspec.chapters.setup import figures as setup_figures
 from attnspec.experiments.limit_law import SliderFrame
 from attnspec.models.ladder import MODEL_NAMES
 from attnspec.models.notation import symbol
@@ -315,13 +321,13 @@ BETAS = np.array([0.5, 1.0, 1.5, 2.0, 2.5])
 RATIOS = np.array([1.0, 0.5, 0.25, 0.125, 0.064, 0.032, 0.016])
 
 CASES = {
-    "top_singular_values": lambda: plotting.top_singular_values(
+    "top_singular_values": lambda: rank_one_figures.top_singular_values(
         {r: np.sort(RNG.uniform(1, 1e3, 6))[::-1] for r in RUNGS}
     ),
-    "histogram_with_normal": lambda: plotting.histogram_with_normal(
+    "histogram_with_normal": lambda: normalizer_figures.histogram_with_normal(
         1 + 0.047 * RNG.standard_normal(2000), 1.0, 0.047, r"$D_i$"
     ),
-    "measured_vs_predicted": lambda: plotting.measured_vs_predicted(
+    "measured_vs_predicted": lambda: normalizer_figures.measured_vs_predicted(
         BETAS[:4], 0.04 * np.exp(BETAS[:4] ** 2 / 2), 0.041 * np.exp(BETAS[:4] ** 2 / 2), "b", "s"
     ),
     "curves": lambda: plotting.curves(
@@ -331,8 +337,10 @@ CASES = {
         "relative gap",
         logy=True,
     ),
-    "scores_and_entries": lambda: plotting.scores_and_entries(S40, softmax_rows(S40, 1.0), 1.0),
-    "law_histogram_grid": lambda: plotting.law_histogram_grid(
+    "scores_and_entries": lambda: setup_figures.scores_and_entries(
+        S40, softmax_rows(S40, 1.0), 1.0
+    ),
+    "law_histogram_grid": lambda: limit_law_figures.law_histogram_grid(
         {r: bulk(300) for r in RUNGS},
         40,
         (0.0, 6.0),
@@ -340,12 +348,12 @@ CASES = {
         edges={r"$\lambda_+$": 4.0, r"$4\theta_1$": 3.6},
         logy=True,
     ),
-    "per_trial_points": lambda: plotting.per_trial_points(
+    "per_trial_points": lambda: edge_figures.per_trial_points(
         {r: 3.6 + 0.1 * RNG.standard_normal(10) for r in RUNGS},
         {r"$\lambda_+$": 3.9, "MP edge": 3.5},
         "largest bulk value",
     ),
-    "cdf_differences": lambda: plotting.cdf_differences(
+    "cdf_differences": lambda: limit_law_figures.cdf_differences(
         X,
         {r: 0.01 * np.sin(X + i) for i, r in enumerate(RUNGS)},
         "$s^2$",
@@ -393,7 +401,7 @@ CASES = {
         {f"$d$ = {d}": 0.01 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250) for d in D},
         r"$D_{\rm KS}$",
     ),
-    "power_law_with_prediction": lambda: plotting.power_law_with_prediction(
+    "power_law_with_prediction": lambda: rank_one_figures.power_law_with_prediction(
         D, 0.9 / D, 0.05 / D, -1.0, np.log(0.9), "-1.00", 0.93 / D, "$d$", r"$s_1(A) - 1$"
     ),
     "cdf_differences_with_noise": lambda: plotting.cdf_differences_with_noise(
@@ -409,7 +417,7 @@ CASES = {
     ),
     "legible": lambda: plotting.legible(too_wide_figure()),
     "panel_grid": lambda: plotting.panel_grid(log_panels()),
-    "bulk_against_laws": lambda: plotting.bulk_against_laws(
+    "bulk_against_laws": lambda: bulk_figures.bulk_against_laws(
         {r"bulk of $\sqrt{d}A_\perp$": bulk(), r"bulk of $Y_f^{\rm lin}$": bulk(scale=1.05)},
         {"limit law (Pennington–Worah)": mp_density, "Marchenko–Pastur, same mean": mp_density},
         (0.0, 4.5),
@@ -423,7 +431,7 @@ CASES = {
         1000,
         {"band splits off, β = 1": 0.2},
     ),
-    "law_frames_grid": lambda: plotting.law_frames_grid(slider_frames()),
+    "law_frames_grid": lambda: limit_law_figures.law_frames_grid(slider_frames()),
     "rates_and_collapse": lambda: plotting.rates_and_collapse(
         BETAS,
         0.1 * BETAS,
@@ -459,7 +467,17 @@ CASES = {
 KNOWN: dict[str, str] = {}
 
 
-FIGURE_MODULES = (plotting, canonical_figures, real_figures)
+FIGURE_MODULES = (
+    plotting,
+    canonical_figures,
+    real_figures,
+    bulk_figures,
+    limit_law_figures,
+    edge_figures,
+    normalizer_figures,
+    rank_one_figures,
+    setup_figures,
+)
 
 
 def public_figure_functions() -> set[str]:
@@ -641,7 +659,7 @@ def test_panels_and_labels_are_what_the_chapters_ask_for():
     assert len(axes[0].lines) == 4  # zero line, noise, curve, vline
     plotting.plt.close(fig)
     d = np.array([100, 200, 400])
-    fig = plotting.power_law_with_prediction(
+    fig = rank_one_figures.power_law_with_prediction(
         d, 1.0 / d, 0.05 / d, -1.0, 0.0, "-1.00", 1.1 / d, "$d$", "$y$"
     )
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]

@@ -10,6 +10,7 @@ reference rung is computed, not the whole ladder.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,3 +88,9 @@ def resolved_order(
     if any(g < -floor for g in gaps):
         return False
     return None
+
+
+def ks_noise(values: int, d: int, removed: int) -> float:
+    r"""The 95 % Kolmogorov level :math:`1.36/\sqrt N` of as many independent values as the bulk
+    counts (:math:`N` = values :math:`\cdot d/(d - r)`)."""
+    return 1.36 / math.sqrt(values * d / (d - removed))

@@ -149,3 +149,13 @@ def theta_q1_estimates(beta: float, n: int, samples: int, seed: int, count: int 
     return np.array(
         [theta_q_monte_carlo(beta, n, samples, np.random.default_rng(c))[0][0] for c in children]
     )
+
+
+def thetas_ordered_on_grid() -> bool:
+    r""":math:`\theta_1 \ge \theta_2` for :math:`f` and :math:`Q_n` on a grid of :math:`\beta`
+    and :math:`n` (Cauchy–Schwarz after Stein's lemma)."""
+    return all(
+        theta_q(bb, nn)[0] >= theta_q(bb, nn)[1] - 1e-12 and theta_f(bb)[0] >= theta_f(bb)[1]
+        for bb in (0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+        for nn in range(2, 13)
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib import ticker
 
 from . import style as book_style
 from .palette import COLORS
@@ -29,13 +28,6 @@ def series_style(i: int) -> dict:
     return style | {"marker": markers[i % len(markers)], "color": COLORS[i % len(COLORS)]}
 
 
-def _plain_log_ticks(axis, values) -> None:
-    """Major ticks exactly at ``values`` with plain labels, no minor labels, on a log ``axis``."""
-    axis.set_major_locator(ticker.FixedLocator(list(values)))
-    axis.set_major_formatter(ticker.FixedFormatter([f"{v:g}" for v in values]))
-    axis.set_minor_locator(ticker.NullLocator())
-
-
 def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figure:
     """Label the axes of ``ax``, tighten ``fig``, and draw the legend (keyword arguments ``legend``)
     where it hides no data (:func:`attnspec.present.style.legend`)."""
@@ -44,53 +36,6 @@ def _finish(fig: plt.Figure, ax, xlabel: str, ylabel: str, **legend) -> plt.Figu
     fig.tight_layout()
     book_style.legend(ax, **legend)
     return fig
-
-
-def top_singular_values(top: dict[str, np.ndarray], ylabel: str = r"$s_i^2$") -> plt.Figure:
-    """Each model's largest squared singular values against their index (log scale), one line per
-    model told apart by marker and line style; the legend sits outside the axes."""
-    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.0))
-    for i, (name, values) in enumerate(top.items()):
-        index = np.arange(1, len(values) + 1)
-        ax.plot(index, values, label=name, markersize=6, linewidth=1.2, **series_style(i))
-    n = max(len(v) for v in top.values())
-    ax.set_xticks(range(1, n + 1))
-    ax.set_yscale("log")
-    ax.set_xlabel(r"index $i$ of the singular value")
-    ax.set_ylabel(ylabel)
-    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def histogram_with_normal(values: np.ndarray, mean: float, std: float, xlabel: str) -> plt.Figure:
-    """Histogram density of ``values`` with the normal density N(mean, std²) and a line at mean."""
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    ax.hist(values, bins=100, density=True, alpha=0.75, label="measured")
-    xs = np.linspace(values.min(), values.max(), 400)
-    ax.plot(
-        xs,
-        np.exp(-0.5 * ((xs - mean) / std) ** 2) / (std * np.sqrt(2 * np.pi)),
-        "k--",
-        label=f"normal, predicted std {std:.4f}",
-    )
-    ax.axvline(mean, color="k", linewidth=0.8)
-    return _finish(fig, ax, xlabel, "density", fontsize=9)
-
-
-def measured_vs_predicted(
-    x, measured, predicted, xlabel: str, ylabel: str, logy: bool = True, yerr=None
-) -> plt.Figure:
-    """Measured points (with error bars ``yerr`` when given) against a prediction evaluated at the
-    same x."""
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
-    ax.plot(x, predicted, "k--", marker="x", markersize=8, label="predicted")
-    ax.errorbar(x, measured, yerr=yerr, fmt="o", color="C0", capsize=3, label="measured (± se)")
-    if logy:
-        ax.set_yscale("log")
-        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-    ax.set_xticks(list(x), [f"{v:g}" for v in x])
-    return _finish(fig, ax, xlabel, ylabel, loc="upper left")
 
 
 def curves(
@@ -102,156 +47,6 @@ def curves(
         ax.plot(x, y, label=name, markersize=5, **series_style(i))
     if logy:
         ax.set_yscale("log")
-    return _finish(fig, ax, xlabel, ylabel)
-
-
-def scores_and_entries(
-    S: np.ndarray, A: np.ndarray, beta: float, sample: int = 20000
-) -> plt.Figure:
-    r"""Left: histogram of the scores against N(0, 1). Right: :math:`d A_{ij}` against
-    :math:`e^{\beta S_{ij} - \beta^2/2}` on a fixed sample of entries (the deterministic
-    normalizer)."""
-    d = S.shape[0]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(book_style.WIDTH, 3.4))
-    left.hist(S.ravel(), bins=120, density=True, alpha=0.75, label=r"$S_{ij}$")
-    xs = np.linspace(-5, 5, 400)
-    left.plot(xs, np.exp(-(xs**2) / 2) / np.sqrt(2 * np.pi), "k--", label=r"$\mathcal{N}(0, 1)$")
-    left.set_xlabel("score")
-    left.set_ylabel("density")
-    book_style.legend(left)
-    idx = np.linspace(0, S.size - 1, min(sample, S.size)).astype(int)
-    pred = np.exp(beta * S.ravel()[idx] - beta**2 / 2)
-    right.plot(pred, d * A.ravel()[idx], ".", markersize=2, alpha=0.4)
-    right.plot(
-        [pred.min(), pred.max()], [pred.min(), pred.max()], "k--", linewidth=1, label="equality"
-    )
-    right.set_xscale("log")
-    right.set_yscale("log")
-    return _finish(fig, right, r"$e^{\beta S_{ij} - \beta^2/2}$", r"$d\,A_{ij}$")
-
-
-def _label_outer(ax, k: int, n: int, cols: int, xlabel: str, ylabel: str) -> None:
-    """Axis and tick labels on the outer panels only: panel ``k`` of ``n`` in ``cols`` columns."""
-    if k + cols < n:  # a panel below shows the x axis
-        ax.tick_params(labelbottom=False)
-    else:
-        ax.set_xlabel(xlabel)
-    if k % cols:
-        ax.tick_params(labelleft=False)
-    else:
-        ax.set_ylabel(ylabel)
-
-
-def law_histogram_grid(
-    bulks: dict[str, np.ndarray],
-    bins: int,
-    value_range: tuple[float, float],
-    laws: dict[str, object],
-    edges: dict[str, float] | None = None,
-    cols: int = 3,
-    logy: bool = False,
-) -> plt.Figure:
-    """One panel per model: its bulk histogram with limit-law densities over it.
-
-    ``laws`` maps a legend label to a density callable (the first is drawn solid black, the next
-    ones dashed/dotted); ``edges`` maps a label to a value marked by a vertical dotted line. With
-    ``logy`` the density axis is logarithmic, down to the height of a single value in one bin. The
-    legend fills the first empty panel (or sits below the grid when there is none); tick labels
-    are shown on the outer panels only.
-    """
-    names = list(bulks)
-    rows = -(-len(names) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(book_style.WIDTH, 2.2 * rows), squeeze=False)
-    hist_edges = np.linspace(*value_range, bins + 1)
-    xs = np.linspace(*value_range, 801)
-    xs = xs[xs > 0]
-    styles = [("k", "-"), ("C3", "--"), ("C2", ":"), ("C4", "-.")]
-    curves_ = {}
-    for label, density in laws.items():
-        ys = np.asarray(density(xs), dtype=float)
-        curves_[label] = np.where(np.isfinite(ys), ys, np.nan)
-    top, floor = 0.0, np.inf
-    used = list(axes.flat[: len(names)])
-    for ax, name in zip(used, names, strict=True):
-        floor = min(floor, 0.5 / (max(bulks[name].size, 1) * (hist_edges[1] - hist_edges[0])))
-        heights, _, _ = ax.hist(
-            bulks[name], bins=hist_edges, density=True, color="0.78", label="bulk"
-        )
-        top = max(top, float(np.max(heights[1:])) if heights.size > 1 else float(np.max(heights)))
-        for (label, ys), (color, style) in zip(curves_.items(), styles, strict=False):
-            ax.plot(xs, ys, color=color, linestyle=style, linewidth=1.2, label=label)
-        for x in (edges or {}).values():
-            ax.axvline(x, color="0.3", linestyle=":", linewidth=0.9)
-        ax.set_title(name)
-    handles, labels = used[0].get_legend_handles_labels()
-    spare = list(axes.flat[len(names) :])
-    for ax in spare:
-        ax.set_axis_off()
-    if spare:  # the legend goes into the first empty panel, where it hides no data
-        spare[0].legend(handles, labels, loc="center", frameon=False)
-    else:
-        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
-    for k, ax in enumerate(used):
-        ax.set_xlim(*value_range)
-        if logy:
-            ax.set_yscale("log")
-            ax.set_ylim(floor, 3.0 * top if top > 0 else None)
-        else:
-            ax.set_ylim(0, 1.25 * top if top > 0 else None)
-        _label_outer(ax, k, len(names), cols, r"$s^2$", "density")
-    fig.tight_layout()
-    return fig
-
-
-def per_trial_points(
-    values: dict[str, np.ndarray], lines: dict[str, float], ylabel: str
-) -> plt.Figure:
-    """One column of points per series (one point per trial, spread sideways), each series with its
-    own marker, and labelled horizontal lines in distinct styles.
-
-    The keys of ``values`` label the columns: use short symbols (they are not rotated).
-    """
-    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.2))
-    styles = [("k", "-"), ("C3", "--"), ("C2", ":"), ("C4", "-.")]
-    for (label, y), (color, style) in zip(lines.items(), styles, strict=False):
-        ax.axhline(y, color=color, linestyle=style, linewidth=1.2, label=label)
-    for i, v in enumerate(values.values()):
-        v = np.asarray(v, dtype=float)
-        offsets = np.linspace(-0.22, 0.22, v.size) if v.size > 1 else np.zeros(1)
-        ax.plot(
-            i + offsets,
-            v,
-            linestyle="none",
-            markersize=5,
-            **{k: series_style(i)[k] for k in ("marker", "color")},
-        )
-    ax.set_xticks(range(len(values)), list(values))
-    ax.set_xlim(-0.6, len(values) - 0.4)
-    ax.set_ylabel(ylabel)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def cdf_differences(
-    x: np.ndarray,
-    diffs: dict[str, np.ndarray],
-    xlabel: str,
-    ylabel: str,
-    dashed: tuple[str, ...] = (),
-) -> plt.Figure:
-    """Curves F_n(x) - F(x) of several samples against a law, with the zero line.
-
-    Each curve has its own colour and line style; those named in ``dashed`` are drawn black and
-    dashed (a reference curve, not a sample). The legend sits where it hides no curve.
-    """
-    fig, ax = plt.subplots(figsize=(book_style.WIDTH, 4.2))
-    ax.axhline(0.0, color="0.4", linewidth=0.8)
-    for i, (name, y) in enumerate(diffs.items()):
-        if name in dashed:
-            ax.plot(x, y, "k--", linewidth=1.4, label=name)
-        else:
-            ax.plot(x, y, linestyle=series_style(i)["linestyle"], linewidth=1.3, label=name)
     return _finish(fig, ax, xlabel, ylabel)
 
 
@@ -460,43 +255,6 @@ def spread_and_distance(
     return _finish(fig, right, r"predicted std$(D_i)$", ylabel_distance, frameon=False)
 
 
-def power_law_with_prediction(
-    x,
-    y,
-    yerr,
-    slope: float,
-    intercept: float,
-    exponent_text: str,
-    predicted,
-    xlabel: str,
-    ylabel: str,
-    var: str = "d",
-) -> plt.Figure:
-    r"""Measured points with error bars, the fitted power law :math:`\propto` ``var``:sup:`ν`, and
-    predicted points.
-
-    ``exponent_text`` is the fitted exponent as printed (with the digits its uncertainty supports);
-    ``predicted`` is drawn as crosses at the same ``x``. The x ticks sit at the measured ``x``, with
-    plain labels and no minor labels.
-    """
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
-    ax.errorbar(x, y, yerr=yerr, fmt="o", capsize=3, color="C0", label="measured (mean ± se)")
-    xs = np.geomspace(min(x), max(x), 50)
-    ax.plot(
-        xs,
-        np.exp(intercept) * xs**slope,
-        "--",
-        color="C1",
-        label=rf"fit $\propto {var}^{{{exponent_text}}}$",
-    )
-    ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    _plain_log_ticks(ax.xaxis, x)
-    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-    return _finish(fig, ax, xlabel, ylabel, loc="lower left")
-
-
 def cdf_differences_with_noise(
     x: np.ndarray,
     diffs: dict[str, np.ndarray],
@@ -647,65 +405,6 @@ def panel_grid(panels: list[dict], ncols: int = 2, height: float = 2.7) -> plt.F
     return fig
 
 
-def bulk_against_laws(
-    bulks: dict[str, np.ndarray],
-    laws: dict[str, object],
-    value_range: tuple[float, float],
-    bins: int,
-    edges: dict[str, float] | None = None,
-    xlabel: str = r"squared singular value $\lambda$",
-    logy: bool = True,
-) -> plt.Figure:
-    """Histogram densities of one or more bulks against limit-law densities, in one panel.
-
-    The first bulk is drawn filled in grey, the next ones as step outlines; ``laws`` maps a label to
-    a density callable (the first solid black, the next dashed and dash-dotted); ``edges`` marks
-    named positions by dotted vertical lines, labelled at the top of the axes. With ``logy`` the
-    density axis is logarithmic, down to the height of half a value in one bin, so the right tail
-    shows.
-    """
-    fig, ax = plt.subplots(figsize=(7.0, 4.2))
-    hist_edges = np.linspace(*value_range, bins + 1)
-    outline = ("C0", "C3", "C2")
-    for i, (label, values) in enumerate(bulks.items()):
-        if i == 0:
-            ax.hist(values, bins=hist_edges, density=True, color="0.8", label=label)
-        else:
-            ax.hist(
-                values,
-                bins=hist_edges,
-                density=True,
-                histtype="step",
-                color=outline[(i - 1) % len(outline)],
-                linewidth=1.3,
-                label=label,
-            )
-    xs = np.linspace(*value_range, 1201)
-    xs = xs[xs > 0]
-    for (label, density), (color, style) in zip(
-        laws.items(), (("k", "-"), ("C1", "--"), ("C4", "-.")), strict=False
-    ):
-        ys = np.asarray(density(xs), dtype=float)
-        ax.plot(
-            xs,
-            np.where(np.isfinite(ys), ys, np.nan),
-            color=color,
-            linestyle=style,
-            linewidth=1.6,
-            label=label,
-        )
-    if logy:
-        ax.set_yscale("log")
-        fewest = min(v.size for v in bulks.values())
-        ax.set_ylim(bottom=0.5 / (fewest * (hist_edges[1] - hist_edges[0])))
-    top = ax.get_ylim()[1]
-    for label, pos in (edges or {}).items():
-        ax.axvline(pos, color="0.3", linestyle=":", linewidth=1.0)
-        ax.text(pos, top, label, ha="center", va="bottom")
-    ax.set_xlim(*value_range)
-    return _finish(fig, ax, xlabel, "density")
-
-
 def gap_against_ratio(
     ratios,
     gaps: dict[str, tuple],
@@ -765,35 +464,6 @@ def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figur
     for text in fig.findobj(plt.Text):
         if text.get_fontsize() < size:
             text.set_fontsize(size)
-    fig.tight_layout()
-    return fig
-
-
-def law_frames_grid(frames, cols: int = 3) -> plt.Figure:
-    r"""Static rendering of the :math:`\beta` slider: one panel per frame
-    (:class:`attnspec.experiments.limit_law.SliderFrame`), in units of :math:`\theta_1`.
-
-    Each panel has the bulk's histogram (grey), the exact law (solid black), Marchenko–Pastur of
-    the same mean (dashed) and the law's edge (dotted), on a logarithmic density axis.
-    """
-    rows = -(-len(frames) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(book_style.WIDTH, 2.4 * rows), squeeze=False)
-    for k, (ax, fr) in enumerate(zip(axes.flat, frames, strict=False)):
-        ax.stairs(fr.hist, fr.edges, fill=True, color="0.78", label="bulk")
-        ax.plot(fr.x, fr.law, "k-", linewidth=1.3, label="exact law")
-        ax.plot(fr.x, fr.mp, color="C3", linestyle="--", linewidth=1.3, label="Marchenko–Pastur")
-        ax.axvline(fr.edge, color="0.3", linestyle=":", linewidth=1)
-        ax.set_yscale("log")
-        ax.set_ylim(1e-3, 6)
-        ax.set_xlim(0, float(fr.edges[-1]))
-        ax.set_title(rf"$\beta$ = {fr.beta:g}")
-        _label_outer(ax, k, len(frames), cols, r"$s^2/\theta_1$", "density")
-    for ax in axes.flat[len(frames) :]:
-        ax.set_axis_off()
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(
-        handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False
-    )
     fig.tight_layout()
     return fig
 

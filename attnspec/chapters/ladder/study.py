@@ -1,38 +1,23 @@
-r"""Chapter "The ladder": each step between consecutive rungs, its rank-one interlacing and the
-Kolmogorov distance :math:`\sup_\lambda |F_{\rm after}(\lambda) - F_{\rm before}(\lambda)|` between
-the two rungs' bulks, against the noise floor of the reference bulk."""
+"""The study of chapter "The ladder": :class:`Ladder`."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-import numpy as np
-
-from ..experiments.noise import noise_floor, resolved_order
-from ..experiments.trials import run_ladder
-from ..models.interlacing import rank_one_interlacing_violation
-from ..models.ladder import MODEL_NAMES, REFERENCE
-from ..models.notation import symbol
-from ..numerics.spectra import cdf_difference, ks_distance
-from ..present import plotting
-from ..present.claims import Claim
-from ..present.numbers import significant
-from ..present.tables import markdown_table
-from .base import ChapterStudy
-from .declarations import LADDER
-
-#: The linearization step, the one the theory is about.
-LIN_STEP = ("Y_Q", "Y_Q_lin")
-
-
-def step_label(step: tuple[str, str]) -> str:
-    """A step as ``before → after`` in the rungs' symbols."""
-    return f"{symbol(step[0])} → {symbol(step[1])}"
-
-
-def violation_text(violation: float) -> str:
-    """An interlacing violation: ``≤ 1e-8`` (round-off), else its value."""
-    return "≤ 1e-8" if violation <= 1e-8 else f"{violation:.1e}"
+from ...experiments.noise import noise_floor, resolved_order
+from ...experiments.trials import run_ladder
+from ...models.interlacing import rank_one_interlacing_violation
+from ...models.ladder import MODEL_NAMES, REFERENCE
+from ...models.notation import symbol
+from ...numerics.spectra import ks_distance
+from ...present.claims import Claim
+from ...present.numbers import significant
+from ...present.tables import markdown_table
+from ..base import ChapterStudy
+from ..declarations import LADDER
+from .claims import LIN_STEP, chapter_claims, step_label, violation_text
+from .figures import fig_steps
 
 
 class Ladder(ChapterStudy):
@@ -126,64 +111,7 @@ class Ladder(ChapterStudy):
         return f"largest interlacing violation: {violation_text(max(self.viol_A, self.viol_Y))}"
 
     def figures(self) -> dict[str, Any]:
-        result = self.result
-
-        def steps():
-            ref = result.bulk(REFERENCE)
-            grid = np.linspace(0.0, float(np.max(ref)), 600)
-            diffs = {
-                step_label((a, b)): cdf_difference(result.bulk(b), result.bulk(a), grid)
-                for a, b in self.steps
-            }
-            return plotting.cdf_differences_with_noise(
-                grid,
-                diffs,
-                cdf_difference(self.floor.first_repetition, ref, grid),
-                r"squared singular value $\lambda$",
-                r"$\Delta F(\lambda)$",
-                "independent repetition",
-            )
-
-        return {"fig_steps": steps}
+        return {"fig_steps": partial(fig_steps, self)}
 
     def claims(self) -> list[Claim]:
-        ks_lin, floor_max = self.step_ks[LIN_STEP], self.floor.max("ks")
-        largest_is_lin = self.largest_is_lin
-        return [
-            Claim(
-                "removing the uniform mode is a rank-one step",
-                violation_text(self.viol_A),
-                "interlacing violated by ≤ 1e-8 (round-off)",
-                bool(self.viol_A <= 1e-8),
-                "the singular values do not interlace: a numerical failure.",
-                provenance="sanity check",
-            ),
-            Claim(
-                "$Y_f = Y - \\mathbf 1\\mathbf 1^\\top/\\sqrt d$ is a rank-one step",
-                violation_text(self.viol_Y),
-                "interlacing violated by ≤ 1e-8 (round-off)",
-                bool(self.viol_Y <= 1e-8),
-                "the singular values do not interlace: a numerical failure.",
-                provenance="sanity check",
-            ),
-            Claim(
-                "linearization $Y_Q \\to Y_Q^{\\rm lin}$ changes the bulk by more than sampling "
-                "noise",
-                f"KS {ks_lin:#.2g}",
-                f"> max noise floor {floor_max:#.2g}",
-                bool(ks_lin > floor_max),
-                "at these parameters the linearization step is within sampling noise.",
-                provenance="derived here",
-            ),
-            Claim(
-                "the linearization step is the largest",
-                step_label(self.largest_step),
-                "its KS exceeds every other step's by more than the noise floor",
-                largest_is_lin,
-                "another step moves the bulk more than linearization."
-                if largest_is_lin is False
-                else "the largest steps differ by less than the noise floor: these samples cannot "
-                "rank them.",
-                provenance="derived here",
-            ),
-        ]
+        return chapter_claims(self)

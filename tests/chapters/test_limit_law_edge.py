@@ -23,6 +23,7 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     assert v["linear_overshoot_spacings"] == 0.24 and v["above_nonlinear"] == 0.4
     assert v["spearman"] == 1.0 and v["weight_median"] == 0.711
     assert v["d_isolated"] == "3.4 × 10⁵" and v["r"] == 3 and v["r1"] == 4
+    assert all(isinstance(x, int | float | str) for x in v.values())  # what glue takes
 
 
 def test_tables_and_figures(study):
@@ -30,6 +31,8 @@ def test_tables_and_figures(study):
     assert set(tables) == {"edge", "outliers"}
     assert tables["edge"].count("\n") == 2 + 7 - 1  # header, rule, seven rungs
     assert tables["outliers"].count("\n") == 2 + SMALL["trials"] - 1
+    assert {row.count("|") for row in tables["edge"].splitlines()} == {6}
+    assert {row.count("|") for row in tables["outliers"].splitlines()} == {7}
 
     def first_tick(name, fig):
         assert [t.get_text() for t in fig.axes[0].get_xticklabels()][0] == r"$\sqrt{d}\,A$"

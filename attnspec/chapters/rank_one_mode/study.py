@@ -1,31 +1,31 @@
-r"""Chapter "The rank-one mode": :math:`s_1(A) \to 1`, its excess
-:math:`(e^{\beta^2} - 1 + \beta^4/2)/(2d)`, the uniform mode's tilt and the stable rank
-:math:`\mathrm{srank}(A) \approx e^{\beta^2}`."""
+"""The study of chapter "The rank-one mode": :class:`RankOneMode`."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..experiments.rank_one import (
+from ...experiments.rank_one import (
     excess_scan,
     uniform_mode_deficit_first_order,
     uniform_mode_deficits,
 )
-from ..experiments.stable_rank import initial_stable_ranks
-from ..experiments.trials import run_ladder
-from ..laws.gaussian_equivalent import GaussianEquivalentLaw
-from ..laws.predictions import s1_excess
-from ..models.ladder import MODEL_NAMES
-from ..models.notation import symbol
-from ..present import plotting
-from ..present.claims import Claim
-from ..present.gluing import uncertain
-from ..present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
-from ..present.tables import markdown_table
-from .base import ChapterStudy
-from .declarations import RANK_ONE_MODE
+from ...experiments.stable_rank import initial_stable_ranks
+from ...experiments.trials import run_ladder
+from ...laws.gaussian_equivalent import GaussianEquivalentLaw
+from ...laws.predictions import s1_excess
+from ...models.ladder import MODEL_NAMES
+from ...models.notation import symbol
+from ...present.claims import Claim
+from ...present.gluing import uncertain
+from ...present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
+from ...present.tables import markdown_table
+from ..base import ChapterStudy
+from ..declarations import RANK_ONE_MODE
+from .claims import chapter_claims
+from .figures import fig_excess, fig_top
 
 #: The rungs whose top right singular vector is the uniform mode (uncentred).
 UNCENTRED = {"sqrt_d_A", "Y"}
@@ -216,88 +216,7 @@ class RankOneMode(ChapterStudy):
         )
 
     def figures(self) -> dict[str, Any]:
-        scan = self.scan
-
-        def excess():
-            return plotting.power_law_with_prediction(
-                self.d_values,
-                scan.excess,
-                scan.se,
-                scan.slope,
-                scan.intercept,
-                f"{scan.slope:.{self.slope_decimals}f}",
-                scan.predicted,
-                "$d$",
-                r"$s_1(A) - 1$",
-                var="d",
-            )
-
-        def top():
-            return plotting.top_singular_values(
-                {symbol(name): self.top[name] for name in MODEL_NAMES},
-                r"$s_i^2$ (mean over trials)",
-            )
-
-        return {"fig_excess": excess, "fig_top": top}
+        return {"fig_excess": partial(fig_excess, self), "fig_top": partial(fig_top, self)}
 
     def claims(self) -> list[Claim]:
-        s1, scan, ranks = self.s1, self.scan, self.ranks
-        (sr, sr_se) = ranks.mean_se
-        worst_z = scan.worst[1]
-        z_a, z_y = self.overlap["sqrt_d_A"][2], self.overlap["Y"][2]
-        return [
-            Claim(
-                "$s_1(A) \\ge 1$ in every trial",
-                f"{s1.min():.6f}",
-                "min over trials ≥ 1 − 1e-12 (round-off)",
-                bool(s1.min() >= 1 - 1e-12),
-                "a row-stochastic matrix has s1 ≥ 1: a numerical failure.",
-                provenance="sanity check",
-            ),
-            Claim(
-                "$s_1(A) - 1 \\approx (e^{\\beta^2} - 1 + \\beta^4/2)/(2d)$ at every $d$",
-                f"max |z| = {worst_z:.1f}",
-                "|measured − first order| < 3 se at each d",
-                bool(np.all(np.abs(scan.z) < 3)),
-                "the first-order value misses by more than three standard errors: higher orders "
-                "in $e^{\\beta^2}/d$ matter.",
-                provenance="derived here",
-            ),
-            Claim(
-                "$s_1(A) - 1$ vanishes like $1/d$",
-                f"ν = {self.slope_text}",
-                "|ν + 1| < 3 se (≥ 2 degrees of freedom)",
-                bool(scan.slope_ok and abs(scan.slope + 1) < 3 * scan.slope_se),
-                "the fitted exponent is not −1 within three standard errors, or the grid is too "
-                "small for a fit.",
-                provenance="derived here",
-            ),
-            Claim(
-                "only the uncentred rungs carry an order-$d$ outlier",
-                ", ".join(symbol(n) for n in self.outlier_models),
-                "exactly √d A and Y have s1² > d/2",
-                self.outlier_models == ["sqrt_d_A", "Y"],
-                "the set of models with an order-d singular value differs from the two uncentred "
-                "ones.",
-                provenance="seed notebook",
-            ),
-            Claim(
-                "the order-$d$ outlier is the uniform mode $u_d$",
-                f"z = {z_a:+.1f} (A), {z_y:+.1f} (Y)",
-                "|z| < 3 for $1 - \\langle v_1, u_d\\rangle^2$ against "
-                "$(e^{\\beta^2} - 1 + \\beta^4/2)/d$",
-                bool(abs(z_a) < 3 and abs(z_y) < 3),
-                "the top singular vector is tilted away from $u_d$ by more than the first-order "
-                "column-sum fluctuations predict.",
-                provenance="seed notebook; prediction derived here",
-            ),
-            Claim(
-                "$\\mathrm{srank}(A) \\approx e^{\\beta^2}$ with its first-order correction",
-                f"{format_uncertain(sr, sr_se)} (z = {ranks.z:+.1f})",
-                "|srank − first order| < 3 se",
-                bool(abs(ranks.z) < 3),
-                "the stable rank at initialization misses its first-order value by more than three "
-                "standard errors.",
-                provenance="derived here",
-            ),
-        ]
+        return chapter_claims(self)

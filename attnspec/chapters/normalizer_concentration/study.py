@@ -1,29 +1,28 @@
-r"""Chapter "Normalizer concentration": the diagnostic :math:`D_i = Z_i/(d\,e^{\beta^2/2})`, its
-exact mean :math:`(1 - \beta^2/d)^{-d/2} e^{-\beta^2/2}`, a test of the mean with the power to see
-its excess over one, and its spread :math:`\sqrt{(e^{\beta^2} - 1 + \beta^4/2)/d}` across
-:math:`\beta`."""
+"""The study of chapter "Normalizer concentration": :class:`NormalizerConcentration`."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..experiments.normalizer import (
+from ...experiments.normalizer import (
     POWERED_D,
     POWERED_RATIO,
     mean_test,
     normalizer_stats,
     powered_mean_test,
 )
-from ..experiments.trials import normalizers
-from ..laws.predictions import normalizer_std
-from ..present import plotting
-from ..present.claims import Claim
-from ..present.numbers import decimals_for, format_uncertain
-from ..present.tables import markdown_table
-from .base import ChapterStudy
-from .declarations import NORMALIZER_CONCENTRATION
+from ...experiments.trials import normalizers
+from ...laws.predictions import normalizer_std
+from ...present.claims import Claim
+from ...present.numbers import decimals_for, format_uncertain
+from ...present.tables import markdown_table
+from ..base import ChapterStudy
+from ..declarations import NORMALIZER_CONCENTRATION
+from .claims import chapter_claims
+from .figures import fig_beta, fig_hist
 
 
 class NormalizerConcentration(ChapterStudy):
@@ -158,72 +157,7 @@ class NormalizerConcentration(ChapterStudy):
         return {"spread": markdown_table(header, rows)}
 
     def figures(self) -> dict[str, Any]:
-        def hist():
-            return plotting.histogram_with_normal(
-                self.D, 1.0, self.std_pred, r"$D_i = Z_i/(d\,e^{\beta^2/2})$"
-            )
-
-        def beta():
-            return plotting.measured_vs_predicted(
-                self.betas,
-                [s.std for s in self.stats_b],
-                self.preds,
-                r"$\beta$",
-                r"$\mathrm{std}(D_i)$",
-                yerr=[s.std_se for s in self.stats_b],
-            )
-
-        return {"fig_hist": hist, "fig_beta": beta}
+        return {"fig_hist": partial(fig_hist, self), "fig_beta": partial(fig_beta, self)}
 
     def claims(self) -> list[Claim]:
-        here, powered, mean_resolved = self.here, self.powered, self.mean_resolved
-        if powered is None:
-            powered_measured = "not run"
-            why_open = "at this β there is no finite excess to resolve."
-        else:
-            powered_measured = (
-                f"d = {powered.d}, {powered.trials} trials: z = {powered.z_exact:+.1f}, "
-                f"{powered.z_one:.1f} se above 1"
-            )
-            why_open = (
-                f"with {powered.trials} trials the test detects only deviations ≥ "
-                f"{powered.detectable:.2g}, not the predicted excess {powered.deviation:.2g}."
-            )
-        return [
-            Claim(
-                "$\\mathbb E D_i = (1 - \\beta^2/d)^{-d/2} e^{-\\beta^2/2}$, at the chapter's $d$",
-                f"z = {here.z_exact:+.1f}; detects ≥ {here.detectable:.2g}",
-                "|mean D − exact| < 3 se",
-                bool(abs(here.z_exact) < 3),
-                "the mean normalizer is more than three standard errors from its exact mean.",
-                provenance="derived here",
-            ),
-            Claim(
-                "$\\mathbb E D_i$ exceeds one by its exact excess $\\approx \\beta^4/(4d)$",
-                powered_measured,
-                "|mean − exact| < 3 se, and 3 se < exact excess",
-                bool(abs(powered.z_exact) < 3) if mean_resolved else None,
-                "the mean is more than three standard errors from its exact value."
-                if mean_resolved
-                else why_open,
-                provenance="derived here",
-            ),
-            Claim(
-                "$\\mathrm{std}\\, D_i \\approx \\sqrt{(e^{\\beta^2} - 1 + \\beta^4/2)/d}$",
-                f"z = {self.z_std:+.1f}",
-                "|std D − first order| < 3 se",
-                bool(abs(self.z_std) < 3),
-                "the first-order spread misses by more than three standard errors: higher orders "
-                "in $e^{\\beta^2}/d$ matter.",
-                provenance="derived here",
-            ),
-            Claim(
-                "first-order spread across $\\beta$",
-                f"max |z| = {max(abs(z) for z in self.z_b):.1f}",
-                "|z| < 3 at every β of the grid",
-                bool(all(abs(z) < 3 for z in self.z_b)),
-                "at some temperature of the grid the first-order spread misses by more than three "
-                "standard errors.",
-                provenance="derived here",
-            ),
-        ]
+        return chapter_claims(self)

@@ -1,28 +1,25 @@
-r"""Chapter "The edge and the outliers": where each rung's spectrum ends against the law's edge
-:math:`\lambda_+`, in edge spacings :math:`\varepsilon_d = (3/(2ad))^{2/3}`, and the localized
-outliers beyond it, each from one large entry of :math:`e^{\beta S}`."""
+"""The study of chapter "The edge and the outliers": :class:`LimitLawEdge`."""
 
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..experiments import limit_law as ll
-from ..experiments.trials import run_ladder
-from ..laws.edge import edge_scale
-from ..models.ladder import MODEL_NAMES, REFERENCE
-from ..models.notation import symbol
-from ..present import plotting
-from ..present.claims import Claim
-from ..present.numbers import format_power_of_ten
-from ..present.tables import markdown_table
-from .base import ChapterStudy
-from .declarations import LIMIT_LAW_EDGE
-
-#: The rungs without a nonlinearity, whose top values are edge fluctuations.
-LINEAR = ("Y_Q_lin", "Y_f_lin")
+from ...experiments import limit_law as ll
+from ...experiments.trials import run_ladder
+from ...laws.edge import edge_scale
+from ...models.ladder import MODEL_NAMES, REFERENCE
+from ...models.notation import symbol
+from ...present.claims import Claim
+from ...present.numbers import format_power_of_ten
+from ...present.tables import markdown_table
+from ..base import ChapterStudy
+from ..declarations import LIMIT_LAW_EDGE
+from .claims import LINEAR, chapter_claims
+from .figures import fig_points
 
 
 def edge_table(result, edge: float) -> str:
@@ -114,46 +111,6 @@ def outlier_values(out, d: int) -> dict:
     }
 
 
-def edge_claims(result, law, scale, out) -> list[Claim]:
-    """The edge page's claims."""
-    linear_top = max(float(result.s2(n)[:, 0].max()) for n in LINEAR)
-    overshoot = float(scale.in_spacings(linear_top)[()])
-    median_weight = float(np.median(out.weight))
-    return [
-        Claim(
-            "the linear rungs' top value is an edge fluctuation, not an outlier",
-            rf"$\max s_1^2 - \lambda_+$ = {linear_top - law.edge:.3f} = {overshoot:.2f} "
-            r"$\varepsilon_d$",
-            rf"< one edge spacing $\varepsilon_d = (3/(2ad))^{{2/3}}$ = {scale.spacing:.3f}",
-            bool(overshoot < 1),
-            "a linear rung has a value more than one edge spacing beyond λ₊: an outlier, or the "
-            "edge has not converged.",
-            "this book",
-        ),
-        Claim(
-            r"the top value of $Y_f$ follows its largest entry",
-            f"Spearman {out.spearman:.3f} (p = {out.p_value:.0e})"
-            if math.isfinite(out.spearman)
-            else "n/a",
-            "one-sided p < 0.01 against no association (needs ≥ 3 trials)",
-            bool(math.isfinite(out.p_value) and out.p_value < 0.01),
-            "the top singular value of $Y_f$ does not follow its largest entry (or there are too "
-            "few trials): the outliers are not localized at these parameters.",
-            "this book",
-        ),
-        Claim(
-            r"the top singular vector of $Y_f$ sits on the largest entry's row",
-            f"median $v_i^2$ {median_weight:.3f}",
-            rf"> $2\log d/d$ = {out.delocalized_max:.4f}, the largest weight of a delocalized "
-            "vector",
-            bool(median_weight > out.delocalized_max),
-            "the top singular vector of $Y_f$ is spread out: its top value is not a localized "
-            "outlier here.",
-            "this book",
-        ),
-    ]
-
-
 class LimitLawEdge(ChapterStudy):
     r"""The ladder at the chapter's :math:`d` (the trials of the limit-law chapter), the laws'
     edges, the edge scale :math:`a\sqrt{\lambda_+ - \lambda}`, :math:`\varepsilon_d` of the
@@ -183,21 +140,7 @@ class LimitLawEdge(ChapterStudy):
         }
 
     def figures(self) -> dict[str, Any]:
-        laws, r = self.laws, self.config.remove_top_k
-
-        def points():
-            lines = {
-                rf"$\lambda_+$ ($\theta^f$) = {laws['f'].edge:.4f}": laws["f"].edge,
-                rf"$\lambda_+$ ($\theta^Q$) = {laws['q'].edge:.4f}": laws["q"].edge,
-                rf"$4\theta_1$ (Marchenko–Pastur) = {laws['mp'].edge:.4f}": laws["mp"].edge,
-            }
-            return plotting.per_trial_points(
-                {symbol(n): self.result.s2(n)[:, r] for n in MODEL_NAMES},
-                lines,
-                f"largest bulk value $s_{{{r + 1}}}^2$ per trial",
-            )
-
-        return {"fig_points": points}
+        return {"fig_points": partial(fig_points, self)}
 
     def claims(self) -> list[Claim]:
-        return edge_claims(self.result, self.law, self.scale, self.outliers)
+        return chapter_claims(self)

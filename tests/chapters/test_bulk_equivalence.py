@@ -3,6 +3,8 @@ figures are pinned here, in the fast loop, not only by nbval on the stored noteb
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from attnspec.chapters.bulk_equivalence import BulkEquivalence
@@ -50,3 +52,11 @@ def test_tables_and_figures(study):
         assert r"squared singular value $\lambda$" in {ax.get_xlabel() for ax in fig.axes}, name
 
     check_figures(study, {"fig_cdf", "fig_law"}, lambda_axis, labelled=False)
+
+
+def test_a_histogram_range_that_holds_no_value_leaves_the_ratio_undefined():
+    """With every value beyond ``hist_max`` the L1 floor is zero: its ratio is NaN, no crash."""
+    tiny = BulkEquivalence.run(**SMALL | dict(d=10, trials=1, hist_max=1e-6))
+    v = tiny.values()
+    assert math.isnan(v["ratio_l1_Y_f_lin"]) and v["l1_floor"] == 0.0
+    assert len(tiny.claims()) == 4

@@ -1,24 +1,23 @@
-r"""Chapter "Setup": the model :math:`A = \mathrm{softmax}(\beta S)` with
-:math:`S = W_Q W_K^\top/\sqrt d`, the shared parameters, the seven-model ladder, and one trial's
-elementary facts (rows sum to one, :math:`\mathbb E\, S_{ij}^2 = 1` with standard deviation
-:math:`\sqrt{6 + 2/d}/d`, :math:`s_1(A) \ge 1`)."""
+"""The study of chapter "Setup": :class:`Setup`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..experiments.trials import trial_rng
-from ..models.attention import draw_scores, row_softmax
-from ..models.nonlinearity import poly_degree
-from ..present import plotting
-from ..present.claims import Claim
-from ..present.tables import ladder_table, markdown_table, parameters_table
-from .base import ChapterStudy
-from .declarations import SETUP
-from .parameters import KINDS
+from ...experiments.trials import trial_rng
+from ...models.attention import draw_scores, row_softmax
+from ...models.nonlinearity import poly_degree
+from ...present.claims import Claim
+from ...present.tables import ladder_table, markdown_table, parameters_table
+from ..base import ChapterStudy
+from ..declarations import SETUP
+from ..parameters import KINDS
+from .claims import chapter_claims
+from .figures import fig_entries
 
 #: The shared parameters the chapter's table describes, in its order.
 SHARED = [
@@ -108,35 +107,7 @@ class Setup(ChapterStudy):
         return {"parameters": parameters_table(SHARED), "ladder": ladder_table()}
 
     def figures(self) -> dict[str, Any]:
-        return {
-            "fig_entries": lambda: plotting.scores_and_entries(self.S, self.A, self.config.beta)
-        }
+        return {"fig_entries": partial(fig_entries, self)}
 
     def claims(self) -> list[Claim]:
-        s, score_var, score_var_sd = self.s, self.score_var, self.score_var_sd
-        return [
-            Claim(
-                "rows of $A$ sum to 1",
-                self.row_sum_text,
-                "max |row sum − 1| ≤ 1e-12 (round-off)",
-                self.row_sum_err <= 1e-12,
-                "the softmax is not normalized to round-off.",
-                provenance="sanity check",
-            ),
-            Claim(
-                "scores are standardized: $\\mathbb E\\, S_{ij}^2 = 1$",
-                f"{score_var:.4f}",
-                f"|mean square − 1| < 3 $\\sqrt{{6 + 2/d}}/d$ = {3 * score_var_sd:.4f}",
-                bool(abs(score_var - 1) < 3 * score_var_sd),
-                "the mean square of the scores is more than three standard deviations from one.",
-                provenance="derived here",
-            ),
-            Claim(
-                "$s_1(A) \\ge 1$ ($A$ is row-stochastic)",
-                f"{s[0]:.6f}",
-                "$s_1(A) \\ge 1 - 10^{-12}$ (round-off)",
-                bool(s[0] >= 1 - 1e-12),
-                "a row-stochastic matrix cannot have s1 < 1: numerical failure.",
-                provenance="sanity check",
-            ),
-        ]
+        return chapter_claims(self)

@@ -1,15 +1,14 @@
-r"""Chapter "The θ statistics": :math:`\theta_1 = \mathbb E[g(\chi)^2]` and
-:math:`\theta_2 = (\mathbb E[g'(\chi)])^2` of :math:`f` and of the Taylor polynomial :math:`Q_n`,
-exact and by quadrature, and the scatter of their Monte-Carlo estimate."""
+"""The study of chapter "The θ statistics": :class:`ThetaStatistics`."""
 
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..models.nonlinearity import (
+from ...models.nonlinearity import (
     Q,
     f,
     poly_degree,
@@ -19,35 +18,21 @@ from ..models.nonlinearity import (
     theta_q1_estimates,
     theta_q_monte_carlo,
 )
-from ..models.quadrature import thetas as quadrature_thetas
-from ..present import plotting
-from ..present.claims import Claim
-from ..present.gluing import uncertain
-from ..present.numbers import format_uncertain
-from ..present.tables import markdown_table
-from .base import ChapterStudy
-from .declarations import THETA_STATISTICS
+from ...models.quadrature import thetas as quadrature_thetas
+from ...present.claims import Claim
+from ...present.gluing import uncertain
+from ...present.numbers import format_uncertain
+from ...present.tables import markdown_table
+from ..base import ChapterStudy
+from ..declarations import THETA_STATISTICS
+from .claims import SEED_NOTEBOOK_DRAW, SEED_NOTEBOOK_REFERENCE, TAYLOR_NS, chapter_claims
+from .figures import fig_gap
 
-#: The seed notebook's printed Monte-Carlo "reference" for beta = 1, n = 8: 200,000 samples drawn
-#: first from default_rng(0) (its SEED), printed to four decimals.
-SEED_NOTEBOOK_REFERENCE = (1.7047, 0.9987)
-SEED_NOTEBOOK_DRAW = dict(beta=1.0, n=8, samples=200_000, seed=0)
 QUAD_NODES = 200  # Gauss-Hermite nodes of the independent check
 MC_COUNT = 20  # independent Monte-Carlo estimates of the same size
 TOP_FRACTION = 0.001  # the share of largest samples whose weight in the estimate is reported
-#: The Taylor parameters n of the gap figure, and the sizes d of the degree table.
-TAYLOR_NS = np.arange(2, 17)
+#: The sizes d of the degree table.
 DEGREE_SIZES = (250, 500, 1000, 2000, 10**4, 10**6)
-
-
-def ordered_on_grid() -> bool:
-    r""":math:`\theta_1 \ge \theta_2` for :math:`f` and :math:`Q_n` on a grid of :math:`\beta`
-    and :math:`n` (Cauchy–Schwarz after Stein's lemma)."""
-    return all(
-        theta_q(bb, nn)[0] >= theta_q(bb, nn)[1] - 1e-12 and theta_f(bb)[0] >= theta_f(bb)[1]
-        for bb in (0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
-        for nn in range(2, 13)
-    )
 
 
 class ThetaStatistics(ChapterStudy):
@@ -199,78 +184,7 @@ class ThetaStatistics(ChapterStudy):
         )
 
     def figures(self) -> dict[str, Any]:
-        def gap():
-            return plotting.curves(
-                TAYLOR_NS,
-                {
-                    r"$|\theta_1^Q/\theta_1 - 1|$": self.gap1,
-                    r"$|\theta_2^Q/\theta_2 - 1|$": self.gap2,
-                },
-                r"Taylor parameter $n$ (degree $n - 1$)",
-                "relative gap",
-                logy=True,
-            )
-
-        return {"fig_gap": gap}
+        return {"fig_gap": partial(fig_gap, self)}
 
     def claims(self) -> list[Claim]:
-        tf, tq, qf, mc1, mc2 = self.tf, self.tq, self.qf, self.mc1, self.mc2
-        est, mean_se, gap1, same_draw = self.estimates, self.mean_se, self.gap1, self.same_draw
-        reproduced = same_draw and (round(mc1, 4), round(mc2, 4)) == SEED_NOTEBOOK_REFERENCE
-        ratios = gap1[2:] / gap1[:-2]
-        return [
-            Claim(
-                "$\\theta$ of $f$: $(e^{\\beta^2} - 1, \\beta^2)$",
-                f"{tf[0]:.6f}, {tf[1]:.6f}",
-                "quadrature agrees to ≤ 1e-9",
-                bool(max(abs(qf[0] - tf[0]), abs(qf[1] - tf[1])) <= 1e-9),
-                "the quadrature disagrees: too few nodes at this β.",
-                provenance="derived here",
-            ),
-            Claim(
-                "exact $\\theta^Q$ (closed form)",
-                f"{tq[0]:.7f}, {tq[1]:.7f}",
-                "quadrature agrees to ≤ 1e-9",
-                bool(self.quad_err <= 1e-9),
-                "the closed form and the quadrature disagree.",
-                provenance="derived here",
-            ),
-            Claim(
-                "$\\theta_1 \\ge \\theta_2$",
-                "all pairs",
-                "β ∈ {0.25 … 3}, n ∈ {2 … 12}",
-                bool(ordered_on_grid()),
-                "θ1 < θ2 somewhere: impossible.",
-                provenance="sanity check",
-            ),
-            Claim(
-                "the seed notebook's $\\hat\\theta^Q$ is one Monte-Carlo draw, reproduced",
-                f"{mc1:.4f}, {mc2:.4f}" if same_draw else "other parameters",
-                f"its generator and sample give {SEED_NOTEBOOK_REFERENCE} to 4 decimals",
-                bool(reproduced) if same_draw else None,
-                "the seed notebook's generator and sample size do not reproduce its printed "
-                "reference."
-                if same_draw
-                else "at these parameters the chapter's draw is not the seed notebook's: nothing "
-                "to reproduce.",
-                provenance="seed notebook",
-            ),
-            Claim(
-                "the Monte-Carlo estimator of $\\theta_1^Q$ is unbiased",
-                f"mean of {est.size}: z = {(est.mean() - tq[0]) / mean_se:+.1f}",
-                "|mean of independent estimates − exact| < 3 se",
-                bool(abs(est.mean() - tq[0]) < 3 * mean_se),
-                "the mean of independent estimates is more than three standard errors from the "
-                "exact value.",
-                provenance="derived here",
-            ),
-            Claim(
-                "$\\theta^Q \\to \\theta^f$ faster than geometrically",
-                f"gap {100 * gap1[-1]:.1e} % at n = {TAYLOR_NS[-1]}",
-                "gap non-increasing in n; gap(n+2)/gap(n) decreasing in n",
-                bool(np.all(np.diff(gap1) <= 0) and np.all(np.diff(ratios) < 0)),
-                "the Taylor statistics do not approach those of f faster than geometrically over "
-                "these degrees.",
-                provenance="derived here",
-            ),
-        ]
+        return chapter_claims(self)

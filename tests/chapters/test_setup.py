@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from attnspec.chapters.setup import SHARED, Setup
+from attnspec.chapters.setup import Setup
+from attnspec.chapters.setup.study import SHARED
 from tests.helpers import check_figures, verdicts_of
 
 SMALL = dict(d=40, beta=1.0, seed=0, c_poly=2.0)

@@ -4,9 +4,14 @@ stored notebook."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
+import matplotlib.pyplot as plt
 import pytest
 
-from attnspec.chapters.limit_law import LimitLaw, score_claim
+from attnspec.chapters.limit_law import LimitLaw, figures
+from attnspec.chapters.limit_law.claims import score_claim
 from attnspec.experiments.limit_law import ScoreDependence
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
 from tests.helpers import check_figures, verdicts_of
@@ -46,6 +51,7 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     assert v["iid_floor"] == 0.04 and v["bilinear_floor"] == 0.025
     assert v["scores_d"] == 100 and v["scores_trials"] == 3 and v["iid_code_beta"] == 0.8326
     assert all(isinstance(v[k], float) for k in ("ks_iid_scores_mp", "ks_iid_scores_pw"))
+    assert all(isinstance(x, int | float | str) for x in v.values())  # what glue takes
 
 
 @pytest.mark.parametrize(
@@ -70,6 +76,8 @@ def test_tables_and_figures(study):
     assert set(tables) == {"laws", "distances"}
     assert tables["laws"].count("\n") == 2 + 3 - 1  # header, rule, three laws
     assert tables["distances"].count("\n") == 2 + 7 + 2 - 1
+    assert {row.count("|") for row in tables["laws"].splitlines()} == {7}
+    assert {row.count("|") for row in tables["distances"].splitlines()} == {5}
 
     def slider_id(name, fig):
         if name == "fig_slider":
@@ -78,3 +86,14 @@ def test_tables_and_figures(study):
     check_figures(
         study, {"fig_slider", "fig_grid", "fig_cdf", "fig_scores"}, slider_id, labelled=False
     )
+
+
+def test_a_histogram_range_up_to_the_largest_float_is_drawn(study):
+    """The declared range is cut at RANGE_CAP times the largest value shown, so its axis can be
+    drawn (a range ending near 1e308 overflowed matplotlib's transforms)."""
+    wide = copy.copy(study)
+    wide.config = dataclasses.replace(study.config, hist_max=1.7e308)
+    for draw in (figures.fig_grid, figures.fig_scores):
+        fig = draw(wide)
+        assert fig.axes[0].get_xlim()[1] < 1e5
+        plt.close(fig)
