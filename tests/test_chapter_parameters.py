@@ -35,9 +35,6 @@ from tests import (
     test_chapter_canonical_causal,
     test_chapter_canonical_model,
     test_chapter_canonical_ranks,
-    test_chapter_convergence,
-    test_chapter_convergence_threshold,
-    test_chapter_head_dimension,
     test_chapter_ladder,
     test_chapter_limit_law,
     test_chapter_limit_law_edge,
@@ -48,6 +45,7 @@ from tests import (
     test_chapter_setup,
     test_chapter_theta_statistics,
 )
+from tests.chapters import test_convergence, test_convergence_threshold, test_head_dimension
 from tests.test_chapter_budget import CHAPTERS
 
 #: (study, its tests' small parameters, the bad values, the parameter the message names)
@@ -66,14 +64,14 @@ CASES = [
     (BulkEquivalence, test_chapter_bulk_equivalence.SMALL, {"hist_min": 9.0}, "hist_min"),
     (LimitLaw, test_chapter_limit_law.SMALL, {"betas": [0.0, 1.0]}, "betas"),
     (LimitLawEdge, test_chapter_limit_law_edge.SMALL, {"beta": 0.0}, "beta"),
-    (Convergence, test_chapter_convergence.SMALL, {"d_scale": [3, 80]}, "d_scale"),
+    (Convergence, test_convergence.SMALL, {"d_scale": [3, 80]}, "d_scale"),
     (
         ConvergenceThreshold,
-        test_chapter_convergence_threshold.SMALL,
+        test_convergence_threshold.SMALL,
         {"betas": [-0.5, 1.0]},
         "betas",
     ),
-    (HeadDimension, test_chapter_head_dimension.SMALL, {"fifth_heads": [9, 10]}, "fifth_heads"),
+    (HeadDimension, test_head_dimension.SMALL, {"fifth_heads": [9, 10]}, "fifth_heads"),
     (CanonicalModel, test_chapter_canonical_model.SMALL, {"spikes": 0}, "spikes"),
     (CanonicalCausal, test_chapter_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
     (CanonicalRanks, test_chapter_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),

@@ -133,8 +133,11 @@ def test_no_import_cycle():
 @pytest.mark.parametrize("name", sorted(n for n, p in modules().items() if p.name == "__init__.py"))
 def test_a_subpackage_init_imports_nothing(name):
     """Importing a module runs its package's ``__init__`` first: one that re-exported its modules
-    would make every module of the package depend on all the others."""
-    assert not graph()[name], f"{name} imports {sorted(graph()[name])}"
+    would make every module of the package depend on all the others. A chapter's folder imports
+    its study, and only lazily (on first use of the name), so that the notebooks can write
+    ``from attnspec.chapters.NAME import Study``."""
+    allowed = {f"{name}.study"} if name.startswith("attnspec.chapters.") else set()
+    assert graph()[name] <= allowed, f"{name} imports {sorted(graph()[name])}"
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -24,7 +24,7 @@ replicates: the trials resampled with replacement. Trial :math:`k` at :math:`(d,
   each cell and the other sizes' curves, linearly interpolated at its :math:`x`; :math:`\hat c`
   minimizes it. Every level's boundary is then :math:`e^{\beta^2} \propto d^{\hat c}`.
 - The **normalizers**' spread :math:`\operatorname{std}(D_i)` at every cell, with its error over
-  trials, against its exact value (:func:`attnspec.models.head_dim.normalizer_std_exact` at
+  trials, against its exact value (:func:`attnspec.models.head_dimension.normalizer_std_exact` at
   :math:`d_{qk} = d`).
 """
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from ..models.head_dim import normalizer_std_exact
+from ..models.head_dimension import normalizer_std_exact
 from ..models.ladder import REFERENCE
 from .convergence import crossing, limit_law, pooled_distance, trial_bulks
 from .normalizer import normalizer_stats
@@ -46,6 +46,17 @@ from .trials import LadderResult
 #: Spawn key of the bootstrap's generator (child of ``SeedSequence(seed)``), apart from the
 #: trials' keys ``(k,)``; the size is appended, so every size has its own resamples.
 RESAMPLE_KEY = 900_001
+#: This book's convention for "on the law": a Kolmogorov distance below this tolerance.
+KS_TOL = 0.05
+#: Levels of the iso-distance curves whose exponents are compared (the tolerance among them).
+LEVELS = (0.02, 0.03, 0.05, 0.1, 0.2)
+#: Tail probability below which a boundary model is rejected by its chi-squared.
+FIT_ALPHA = 0.05
+
+
+def beta_star(d) -> np.ndarray:
+    r"""The curve :math:`e^{\beta^2} = d`: :math:`\beta_* = \sqrt{\log d}`."""
+    return np.sqrt(np.log(np.asarray(d, dtype=float)))
 
 
 def resampled_distances(
@@ -413,7 +424,7 @@ class NormalizerPoint:
 
 
 def exact_std(beta: float, d: int) -> float:
-    r""":func:`~attnspec.models.head_dim.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
+    r""":func:`~attnspec.models.head_dimension.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
     where :math:`d \le 4\beta^2`."""
     return normalizer_std_exact(beta, d, d) if 4 * beta * beta < d else math.inf
 

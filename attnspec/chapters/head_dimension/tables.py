@@ -1,5 +1,5 @@
 r"""The glued values and the tables of the head-dimension chapter
-(:class:`~attnspec.chapters.head_dimension.HeadDimension`), and how the chapter writes its
+(:class:`~attnspec.chapters.head_dimension.study.HeadDimension`), and how the chapter writes its
 measurements: a ratio :math:`c = d_{qk}/d` as a fraction, a distance or a fitted rate
 :math:`\rho` (gap :math:`\propto d^{-\rho}`) with its standard error. The claims and the figures
 write them the same way.
@@ -11,16 +11,14 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
-from ..experiments.head_dim import TwoSample, rate_se
-from ..experiments.normalizer import normalizer_stats
-from ..models.head_dim import normalizer_std_exact, theta_exact_law
-from ..models.nonlinearity import theta_f
-from ..numerics.fitting import RateFit
-from ..present.gluing import uncertain
-from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain
-from ..present.tables import markdown_table
+from ...experiments.head_dimension import TwoSample, mean_se, rate_se
+from ...experiments.normalizer import normalizer_stats
+from ...models.head_dimension import normalizer_std_exact, theta_exact_law
+from ...models.nonlinearity import theta_f
+from ...numerics.fitting import RateFit
+from ...present.gluing import uncertain
+from ...present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ...present.tables import markdown_table
 
 #: The chain's steps, in order, with their reader-facing names.
 STEPS = {
@@ -58,12 +56,6 @@ def distance_text(x: TwoSample | None, fallback: int = 4) -> str:
 def rate_text(fit: RateFit) -> str:
     """A fitted rate ± the larger of its two standard errors."""
     return format_uncertain(fit.rate, rate_se(fit), ONE_OR_TWO, fallback=2)
-
-
-def mean_se(counts: np.ndarray) -> tuple[float, float]:
-    """Mean and standard error :math:`s/\\sqrt n` over trials (NaN standard error for one)."""
-    se = float(counts.std(ddof=1) / math.sqrt(counts.size)) if counts.size > 1 else math.nan
-    return float(counts.mean()), se
 
 
 # ---- the glued values ----------------------------------------------------------------------------
