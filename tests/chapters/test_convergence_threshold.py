@@ -17,13 +17,11 @@ from attnspec.chapters.convergence_threshold.figures import (
 )
 from attnspec.chapters.convergence_threshold.tables import (
     boundary_table,
+    normalizer_values,
     plane_text,
+    plane_values,
     rates_table,
     row_table,
-)
-from attnspec.chapters.convergence_threshold.values import (
-    normalizer_values,
-    plane_values,
     row_values,
 )
 from attnspec.experiments import convergence as cv

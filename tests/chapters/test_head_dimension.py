@@ -7,9 +7,8 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.head_dimension import HeadDimension
-from attnspec.chapters.head_dimension.blocks import real_values
 from attnspec.chapters.head_dimension.claims import map_claims
-from attnspec.chapters.head_dimension.tables import STEPS, ratio_text
+from attnspec.chapters.head_dimension.tables import STEPS, ratio_text, real_values
 from tests.experiments import test_head_dimension
 from tests.helpers import check_figures, in_this_process, verdicts_of
 

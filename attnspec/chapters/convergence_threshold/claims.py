@@ -26,7 +26,7 @@ from ...models.notation import symbol
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
 from ..shared import THEOREM, uncertain_text
-from .values import NORM_REPLICATES, c_error, value_range
+from .tables import NORM_REPLICATES, c_error, value_range
 
 THRESHOLD = "paper, abstract (a threshold for linearization; the curve is this book's reading)"
 ZERO = (0.0, 0.0)

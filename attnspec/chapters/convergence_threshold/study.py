@@ -16,8 +16,16 @@ from ..base import ChapterStudy
 from ..declarations import CONVERGENCE_THRESHOLD
 from .claims import threshold_claims
 from .figures import fig_beta, fig_collapse, fig_norm, fig_phase
-from .tables import boundary_table, rates_table, row_table
-from .values import BETA_FIXED, NORM_REPLICATES, normalizer_values, plane_values, row_values
+from .tables import (
+    BETA_FIXED,
+    NORM_REPLICATES,
+    boundary_table,
+    normalizer_values,
+    plane_values,
+    rates_table,
+    row_table,
+    row_values,
+)
 
 
 class ConvergenceThreshold(ChapterStudy):

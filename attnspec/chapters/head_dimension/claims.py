@@ -17,8 +17,7 @@ from ...models.head_dimension import normalizer_std_exact
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
 from ...present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
-from .blocks import exponent_text
-from .tables import distance_text, rate_text, ratio_text
+from .tables import distance_text, exponent_text, rate_text, ratio_text
 
 #: The interval of zero, against which the sign of a rate is decided.
 ZERO = (0.0, 0.0)

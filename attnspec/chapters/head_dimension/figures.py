@@ -19,8 +19,7 @@ from ...numerics.fitting import RateFit
 from ...present import plotting
 from ...present import style as book_style
 from ...present.numbers import ONE_OR_TWO, format_uncertain
-from .blocks import exponent_text
-from .tables import rate_text, series_label
+from .tables import exponent_text, rate_text, series_label
 
 
 def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figure:

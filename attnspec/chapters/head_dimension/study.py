@@ -16,17 +16,19 @@ from ...present.claims import Claim
 from ...present.numbers import round_off_bound
 from ..base import ChapterStudy
 from ..declarations import HEAD_DIMENSION
-from .blocks import block_table, real_values, series_values
 from .claims import block_claims, map_claims
 from .figures import fig_blocks, fig_map, fig_phase, fig_series
 from .tables import (
     beta_table,
+    block_table,
     chain_table,
     law_table,
     map_table,
     map_values,
     normalizer_table,
+    real_values,
     series_table,
+    series_values,
 )
 
 #: The parameters of the Hermite-block series (the others are those of the study).
