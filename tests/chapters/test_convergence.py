@@ -8,21 +8,10 @@ import numpy as np
 import pytest
 
 from attnspec.chapters.convergence import Convergence
-from attnspec.chapters.convergence.claims import convergence_claims
 from attnspec.chapters.convergence.figures import Series, distance_against_d, interactive_series
-from attnspec.chapters.convergence.study import (
-    PAIR,
-    SERIES,
-    every_values,
-    rigidity_values,
-    scale_values,
-)
-from attnspec.chapters.convergence.tables import every_rung_table, rigidity_table, scale_table
-from attnspec.core.config import Config
-from attnspec.experiments import convergence as cv
-from attnspec.experiments.trials import run_ladder
+from attnspec.chapters.convergence.study import SERIES
 from attnspec.present.interactive import DISTANCE_IN_D, InteractiveFigure
-from tests.helpers import check_figures, columns, in_this_process, plain, verdicts, verdicts_of
+from tests.helpers import check_figures, columns, in_this_process, plain, verdicts
 
 SMALL = dict(
     beta=1.0,
@@ -46,14 +35,16 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     # three sizes at scale leave the rates without a fit error: the fall and attention's rate are
     # not resolved (○); the two sizes with at least 3 trials hold 8 and 4, too few to separate
     # the distances by Student's quantile (○)
-    assert verdicts_of(study.claims()) == "○✓✓○○"
+    verdicts(study.claims(), "○✓✓○○")
     v = study.values()
     assert v["scale_trials"] == "8 at 40, 4 at 80, 2 at 160"
     assert v["ratio_ref_lin_dmax"] == "5.7" and v["ks_dmax_sqrt_d_A_perp"] == 0.07003
     assert v["grid_rate_txt_sqrt_d_A_perp"] == "0.79 ± 0.17"
     assert v["rigidity_exp_grid"] == "0.03 ± 0.20" and v["poly_degrees"] == "6, 6, 6, 7"
+    plain(v)
     tables = study.tables()
     assert set(tables) == {"scale", "rigidity", "every"}
+    assert all(set(columns(t)) == {5} for t in tables.values())
     assert tables["scale"].count("\n") == 2 + 3 + 1 - 1  # header, rule, three sizes, the rates
     assert tables["rigidity"].count("\n") == 2 + 3 - 1
     assert tables["every"].count("\n") == 2 + len(SERIES) - 1
@@ -65,28 +56,7 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
             assert isinstance(fig, InteractiveFigure) and fig.div_id == DISTANCE_IN_D
 
     check_figures(study, {"fig_scale", "fig_d"}, axes_and_ids)
-
-
-@pytest.fixture(scope="module")
-def column_series():
-    column = [run_ladder(Config(d=d, trials=2, seed=6)) for d in (40, 60, 90, 120)]
-    conv = {(m, t): cv.distance_series(column, m, t) for m, t in SERIES}
-    at_scale = {m: cv.distance_series(column, m) for m in PAIR}
-    return conv, at_scale
-
-
-def test_convergence_summary(column_series):
-    conv, at_scale = column_series
-    assert set(columns(scale_table(at_scale))) == {5}
-    assert set(columns(every_rung_table(conv))) == {5}
-    rig = cv.rigidity(at_scale["Y_f_lin"])
-    assert set(columns(rigidity_table(rig))) == {5}
-    plain(scale_values(at_scale, 1.0))
-    plain(every_values(conv, 2.0))
-    plain(rigidity_values(rig, rig))
-    # 2 trials per size: no error is tested, so the size-by-size comparison is open (○)
-    verdicts(convergence_claims(conv, at_scale, rig), "✓✓✓○○")
-    traces = interactive_series(conv, at_scale)
+    traces = interactive_series(study.conv, study.at_scale)
     assert len(traces) == len(SERIES) + 2 and not traces[-1].visible
 
 
