@@ -22,10 +22,6 @@ def _positive(diff: float, se: float, k: float) -> bool | None:
     return interval_below((0.0, 0.0), (diff - k * se, diff + k * se))
 
 
-def _follows_scale(rig: Rigidity) -> bool:
-    return bool(np.isfinite(rig.se) and abs(rig.exponent) < 2 * rig.se)
-
-
 def convergence_claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[Claim]:
     """The convergence chapter's claims."""
     ref, lin = at_scale[REFERENCE], at_scale["Y_f_lin"]
@@ -82,7 +78,7 @@ def convergence_claims(conv: dict, at_scale: dict, rig_grid: Rigidity) -> list[C
             r"scale $\log d/(d\sqrt n)$",
             f"exponent of distance/scale in $d$: {exponent_text(rig_grid)}",
             f"within 2 standard errors of 0 (detects exponents beyond {2 * rig_grid.se:.2f})",
-            _follows_scale(rig_grid),
+            bool(np.isfinite(rig_grid.se) and abs(rig_grid.exponent) < 2 * rig_grid.se),
             "the linear model's distance does not scale like log d/(d√n): a finite-d bias, or "
             "fluctuations other than rigidity.",
             "this book",

@@ -66,16 +66,14 @@ def phase_diagram(
     *,
     curves: dict[str, tuple] | None = None,
     points: dict[str, tuple] | None = None,
-    fmt: str | None = None,
 ) -> plt.Figure:
     r"""Heat map of ``z[i, j]`` at ``(x[j], y[i])`` on a log colour scale.
 
     The y axis is logarithmic (cells span the geometric midpoints of ``y``), the x axis linear
     (cells span the midpoints of ``x``, which may be unevenly spaced). ``curves`` maps a label to
     ``(xs, ys)`` drawn as dashed lines; ``points`` a label to ``(xs, ys)`` or ``(xs, ys, xerr)``
-    drawn as markers with horizontal error bars, joined by a line. With ``fmt`` (e.g.
-    ``"{:.3f}"``) every cell is labelled with its value. Cells whose value is not finite and
-    positive stay blank. The legend sits above the axes.
+    drawn as markers with horizontal error bars, joined by a line. Cells whose value is not
+    finite and positive stay blank. The legend sits above the axes.
     """
     from matplotlib.colors import LogNorm
 
@@ -100,18 +98,6 @@ def phase_diagram(
             xe, ye, np.ma.masked_where(~good, z), norm=norm, cmap="viridis", shading="flat"
         )
         fig.colorbar(mesh, ax=ax, label=zlabel)
-        for i in range(y.size) if fmt else ():
-            for j in range(x.size):
-                if good[i, j]:
-                    dark = np.log(z[i, j] / norm.vmin) < 0.6 * np.log(norm.vmax / norm.vmin)
-                    ax.text(
-                        x[j],
-                        y[i],
-                        fmt.format(z[i, j]),
-                        ha="center",
-                        va="center",
-                        color="w" if dark else "k",
-                    )
     for (label, (cx, cy)), style in zip((curves or {}).items(), ("--", "-.", ":"), strict=False):
         ax.plot(cx, cy, color="C3", linestyle=style, marker="none", linewidth=2, label=label)
     for label, spec in (points or {}).items():
