@@ -35,10 +35,10 @@ def main() -> None:
 
     import numpy as np
 
-    from attnspec.experiments.head_dim_blocks import block_law
+    from attnspec.experiments.head_dimension_blocks import block_law
     from attnspec.experiments.trials import trial_rng
     from attnspec.laws.head_dimension import HeadDimensionLaw
-    from attnspec.models.head_dim import draw_head_scores
+    from attnspec.models.head_dimension import draw_head_scores
     from attnspec.models.hermite_blocks import hermite_model
     from attnspec.models.ladder import gaussian_equivalent
     from attnspec.models.nonlinearity import theta_f

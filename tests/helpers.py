@@ -307,6 +307,29 @@ def verdicts_of(claims) -> str:
     return "".join(verdict(c.holds) for c in claims)
 
 
+def verdicts(claims, pinned: str) -> None:
+    """The claims are Claims, their table renders, and their verdicts are the ``pinned`` ones."""
+    from attnspec.present.claims import Claim
+    from attnspec.present.tables import claims_markdown
+
+    assert claims and all(isinstance(c, Claim) for c in claims)
+    assert "claims hold at these parameters" in claims_markdown(claims)
+    assert verdicts_of(claims) == pinned
+
+
+def columns(markdown: str) -> list[int]:
+    """Cells per row of a Markdown table (pipes outside math, escaped ones excluded)."""
+    rows = [line for line in markdown.splitlines() if line.startswith("|")]
+    return [line.replace(r"\|", "").count("|") - 1 for line in rows]
+
+
+def plain(values: dict) -> None:
+    """Every value is one glue_values takes: a real number or a string, not an array."""
+    import numbers
+
+    assert all(isinstance(v, numbers.Real | str) for v in values.values()), values
+
+
 def check_figures(
     study, names: set[str], extra=None, labelled: bool = True, legends: bool = False
 ) -> None:
@@ -344,7 +367,7 @@ def in_this_process() -> Iterator[None]:
     Starting them would cost a chapter's pin more than its small computation, and a spawned
     process loads the model weights again.
     """
-    from attnspec.experiments import head_dim, head_dim_blocks, sweep
+    from attnspec.experiments import head_dimension, head_dimension_blocks, sweep
     from attnspec.experiments.trials import trial
     from attnspec.real import study
 
@@ -356,8 +379,8 @@ def in_this_process() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(study, "map_processes", serial)
-        mp.setattr(head_dim, "map_processes", serial)
-        mp.setattr(head_dim_blocks, "map_processes", serial)
+        mp.setattr(head_dimension, "map_processes", serial)
+        mp.setattr(head_dimension_blocks, "map_processes", serial)
         mp.setattr(sweep, "_client", lambda *args: contextlib.nullcontext())
         mp.setattr(sweep, "compute_trials", trials)
         yield

@@ -20,7 +20,7 @@ def test_every_module_is_on_its_subpackages_page():
         if sub == "commands":  # the command line is documented on the Reproduce page
             continue
         page = ROOT / "book" / "api" / f"{sub}.md"
-        modules = {
+        modules = {  # a chapter's folder is a package: its own entry and one per module
             ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
             for p in init.parent.rglob("*.py")
         }

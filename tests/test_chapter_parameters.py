@@ -34,13 +34,13 @@ from tests import (
     test_chapter_canonical_causal,
     test_chapter_canonical_model,
     test_chapter_canonical_ranks,
-    test_chapter_convergence,
-    test_chapter_convergence_threshold,
-    test_chapter_head_dimension,
     test_chapter_real_attention,
     test_chapter_real_spectra,
 )
 from tests.chapters import test_bulk_equivalence as test_chapter_bulk_equivalence
+from tests.chapters import test_convergence as test_chapter_convergence
+from tests.chapters import test_convergence_threshold as test_chapter_convergence_threshold
+from tests.chapters import test_head_dimension as test_chapter_head_dimension
 from tests.chapters import test_ladder as test_chapter_ladder
 from tests.chapters import test_limit_law as test_chapter_limit_law
 from tests.chapters import test_limit_law_edge as test_chapter_limit_law_edge

@@ -1,5 +1,5 @@
 """Interactive figures: deterministic HTML without plotly.js, a static rendering in the bundle,
-the three builders, and the Sphinx extension that ships plotly.min.js."""
+the slider, and the Sphinx extension that ships plotly.min.js."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np
-import pytest
 
 from attnspec.chapters.limit_law import figures as limit_law_figures
 from attnspec.experiments.limit_law import SliderFrame
@@ -69,31 +68,6 @@ def test_slider_figure_has_one_step_per_frame_and_fixed_html():
     printed = f'src="data:image/png;base64,{bundle["image/png"]}"'
     assert f'class="attnspec-print" alt="a &quot;label&quot;" {printed}' in html
     plotting.plt.close(static)
-
-
-def test_distance_figure_groups_each_series_with_its_fit():
-    series = [
-        interactive.Series(
-            "a", [100, 200, 400], [0.1, 0.05, 0.025], [0.01, 0.01, 0.01], (1.0, 2.3)
-        ),
-        interactive.Series("b", [100, 200], [0.2, 0.1], [np.nan, 0.01], None, visible=False),
-    ]
-    fig = interactive.distance_against_d(series, "D")
-    assert [t.legendgroup for t in fig.data] == ["s0", "s0", "s1"]
-    assert fig.data[0].visible is True and fig.data[2].visible == "legendonly"
-    assert fig.data[2].error_y.array == (None, 0.01) and fig.layout.xaxis.type == "log"
-
-
-def test_phase_heatmap_hover_text_and_overlays():
-    ks = np.array([[0.01, 0.1], [0.005, 0.05]])
-    text = [["0.010 ± 0.001", "0.10 ± 0.01"], ["0.005 ± 0.001", "0.050 ± 0.002"]]
-    fig = interactive.phase_heatmap(
-        [250, 500], [1.0, 2.0], ks, text, ([1.5, np.nan], "b"), [2.3, 2.5]
-    )
-    heat, boundary, curve = fig.data
-    assert [list(r) for r in heat.customdata] == text and "%{customdata}" in heat.hovertemplate
-    assert boundary.y == ("250",) and curve.y == ("250", "500")
-    assert heat.z[0][1] == pytest.approx(-1.0)
 
 
 def load_extension():

@@ -1,6 +1,6 @@
-"""Every figure function of the figure modules (:mod:`attnspec.present.plotting`, and Part III's
-:mod:`~attnspec.chapters.canonical_figures` and :mod:`~attnspec.chapters.real_figures`) meets the
-book's figure standard.
+"""Every figure function of the figure modules (:mod:`attnspec.present.plotting`, Part III's
+:mod:`~attnspec.chapters.canonical_figures` and :mod:`~attnspec.chapters.real_figures`, and the
+plots of the chapters' ``figures`` modules) meets the book's figure standard.
 
 Each public function draws from small synthetic input shaped like its chapter's (as many series and
 panels), and the figure is checked mechanically, as the page will show it:
@@ -34,6 +34,9 @@ from matplotlib.text import Text
 
 from attnspec.chapters import canonical_figures, real_figures
 from attnspec.chapters.bulk_equivalence import figures as bulk_figures
+from attnspec.chapters.convergence import figures as convergence_figures
+from attnspec.chapters.convergence_threshold import figures as threshold_figures
+from attnspec.chapters.head_dimension import figures as head_dimension_figures
 from attnspec.chapters.limit_law import figures as limit_law_figures
 from attnspec.chapters.limit_law_edge import figures as edge_figures
 from attnspec.chapters.normalizer_concentration import figures as normalizer_figures
@@ -99,7 +102,8 @@ def log_panels():
 
 
 def too_wide_figure():
-    """Two panels 10 in wide with 7 pt text: what :func:`plotting.legible` must fix."""
+    """Two panels 10 in wide with 7 pt text: what
+    :func:`~attnspec.chapters.head_dimension.figures.legible` must fix."""
     fig, axes = plotting.plt.subplots(1, 2, figsize=(10.0, 4.0))
     for ax in axes:
         ax.plot(D, 1 / D, "o-", label="measured")
@@ -369,7 +373,7 @@ CASES = {
         "$d$",
         r"$D_{\rm KS}$",
     ),
-    "curves_with_guides": lambda: plotting.curves_with_guides(
+    "curves_with_guides": lambda: threshold_figures.curves_with_guides(
         BETAS,
         {r: 0.005 * np.exp(BETAS**2 / (2 + i)) for i, r in enumerate(RUNGS)},
         r"$\beta$",
@@ -378,7 +382,7 @@ CASES = {
         hlines={"tolerance 0.05": 0.05},
         logy=True,
     ),
-    "phase_diagram": lambda: plotting.phase_diagram(
+    "phase_diagram": lambda: threshold_figures.phase_diagram(
         BETAS,
         D,
         0.005 * np.exp(np.outer(1 / np.log(D), BETAS**2)),
@@ -393,7 +397,7 @@ CASES = {
         },
         points={r"$\beta_{\rm tol}$": (np.array([1.2, 1.4, 1.6, 1.8]), D)},
     ),
-    "spread_and_distance": lambda: plotting.spread_and_distance(
+    "spread_and_distance": lambda: threshold_figures.spread_and_distance(
         BETAS,
         {f"$d$ = {d}": 0.03 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250) for d in D},
         {f"$d$ = {d}": (BETAS, 0.03 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250)) for d in D},
@@ -415,7 +419,7 @@ CASES = {
         r"$\Delta F$",
         "independent repetition",
     ),
-    "legible": lambda: plotting.legible(too_wide_figure()),
+    "legible": lambda: head_dimension_figures.legible(too_wide_figure()),
     "panel_grid": lambda: plotting.panel_grid(log_panels()),
     "bulk_against_laws": lambda: bulk_figures.bulk_against_laws(
         {r"bulk of $\sqrt{d}A_\perp$": bulk(), r"bulk of $Y_f^{\rm lin}$": bulk(scale=1.05)},
@@ -424,7 +428,7 @@ CASES = {
         60,
         edges={r"$4\theta_1$": 3.6, r"$\lambda_+$": 4.0},
     ),
-    "gap_against_ratio": lambda: plotting.gap_against_ratio(
+    "gap_against_ratio": lambda: head_dimension_figures.gap_against_ratio(
         RATIOS,
         {f"β = {b:g}": (0.02 * b / np.sqrt(RATIOS), 0.002 + 0 * RATIOS) for b in BETAS[:4]},
         (0.005 + 0 * RATIOS, 0.008 + 0 * RATIOS),
@@ -432,7 +436,7 @@ CASES = {
         {"band splits off, β = 1": 0.2},
     ),
     "law_frames_grid": lambda: limit_law_figures.law_frames_grid(slider_frames()),
-    "rates_and_collapse": lambda: plotting.rates_and_collapse(
+    "rates_and_collapse": lambda: threshold_figures.rates_and_collapse(
         BETAS,
         0.1 * BETAS,
         0.01 + 0 * BETAS,
@@ -477,17 +481,21 @@ FIGURE_MODULES = (
     normalizer_figures,
     rank_one_figures,
     setup_figures,
+    convergence_figures,
+    threshold_figures,
+    head_dimension_figures,
 )
 
 
 def public_figure_functions() -> set[str]:
-    """The public functions of the figure modules that return a figure (not the style helpers)."""
+    """The public functions of the figure modules that return a figure (not the style helpers, nor
+    a chapter's glued figures ``fig_*``, which its test draws from its study)."""
     return {
         name
         for module in FIGURE_MODULES
         for name, f in inspect.getmembers(module, inspect.isfunction)
         if f.__module__ == module.__name__
-        and not name.startswith("_")
+        and not name.startswith(("_", "fig_"))
         and inspect.signature(f).return_annotation == "plt.Figure"
     }
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from scipy import stats
 
 from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 from ..models.nonlinearity import poly_degree
@@ -25,6 +26,12 @@ from .trials import LadderResult
 #: The two finite-d targets: the law of :math:`\theta^f` (every rung's limit) and of
 #: :math:`\theta^Q` at degree :math:`n_d`.
 TARGETS = ("f", "q")
+#: Fewest trials whose jackknife error is reported and tested: from 2 trials it rests on one
+#: degree of freedom, and it can be off by any factor.
+MIN_TRIALS = 3
+#: The normal quantile of "3 standard errors", turned into Student's quantile for an error from
+#: n trials (n − 1 degrees of freedom) by :func:`t_factor`.
+THREE_SIGMA = 0.99865
 
 
 @lru_cache(maxsize=256)
@@ -127,6 +134,24 @@ def distance_series(
     d = np.array([c.d for c in cfgs])
     fit = rate_fit_jackknife(d, parts, dist)
     return DistanceSeries(model, target, d, np.array([len(p) for p in parts]), ks, se, fit)
+
+
+def reported_se(series: DistanceSeries) -> np.ndarray:
+    """The jackknife errors of a series where they rest on at least :data:`MIN_TRIALS` trials,
+    NaN elsewhere (not reliable)."""
+    return np.where(series.trials >= MIN_TRIALS, series.ks_se, np.nan)
+
+
+def t_factor(trials: int) -> float:
+    r"""Student's quantile :math:`t_{n-1}` at :data:`THREE_SIGMA`: the factor of an error from
+    :math:`n` trials that matches 3 standard errors of a known one."""
+    return float(stats.t.ppf(THREE_SIGMA, trials - 1))
+
+
+def noise_levels(series: DistanceSeries) -> np.ndarray:
+    r"""The 95 % Kolmogorov level :math:`1.36/\sqrt{nd}` of as many independent values, at each
+    size."""
+    return 1.36 / np.sqrt(series.trials * series.d)
 
 
 def trials_for_pooled(

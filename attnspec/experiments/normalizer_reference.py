@@ -24,13 +24,19 @@ full model at small :math:`d` its range is somewhat too narrow at some :math:`\b
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 from scipy import integrate, special, stats
 
 from ..core import validate
+from .threshold import NormalizerPoint
 
 #: Expected number of terms per row drawn exactly from the normal tail.
 TAIL_TERMS = 1.0
+#: Family-wise probability that a right formula fails somewhere among the normalizer's grid points.
+NORM_ALPHA = 0.05
 
 
 def _bulk_moments(a: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -91,3 +97,54 @@ def pooled_std_reference(
     rng = np.random.default_rng([validate.integer("seed", seed, 0), d, round(1000 * beta)])
     rows = draw_rows(beta, d, replicates * trials * d, rng).reshape(replicates, -1)
     return rows.std(axis=1)
+
+
+@dataclass(frozen=True)
+class NormalizerTest:
+    r"""The measured spreads against their reference distributions, simulated from the exact law
+    at the chapter's design (:func:`pooled_std_reference`).
+
+    The draws are divided by the law's own spread (by quadrature, :func:`law_std`), the measured
+    spread by the exact formula, so a wrong formula moves the measured point and not the draws. On
+    the log scale :math:`u = \log(\operatorname{std}/\text{exact})` each point gets
+    :math:`z = (u - \bar u_{\rm sim})/\operatorname{sd}(u_{\rm sim})`; the family statistic is
+    :math:`\max |z|` over the points, and its critical value ``crit`` is the
+    :math:`1 - \alpha` quantile of the same maximum over the simulated replicates, so a right
+    formula fails with probability :data:`NORM_ALPHA` whatever the shape of the spread's law.
+    ``reach`` is each point's smallest detectable factor either way, :math:`e^{\rm crit\,sd}`.
+    """
+
+    points: list
+    z: np.ndarray
+    crit: float
+    p: float
+    reach: np.ndarray
+    median_dev: np.ndarray
+
+    @property
+    def outside(self) -> list:
+        """The points whose :math:`|z|` exceeds the family's critical value."""
+        return [p for p, z in zip(self.points, self.z, strict=True) if abs(z) > self.crit]
+
+    @property
+    def worst(self) -> int:
+        """Index of the point with the largest :math:`|z|`."""
+        return int(np.argmax(np.abs(self.z)))
+
+
+def normalizer_test(points: list[NormalizerPoint], replicates: int, seed: int) -> NormalizerTest:
+    """The family test of :class:`NormalizerTest` over the points with a finite exact value."""
+    ok = [p for p in points if math.isfinite(p.exact) and p.se > 0]  # testable points
+    sims = np.log(
+        [
+            pooled_std_reference(p.beta, p.d, p.trials, replicates, seed) / law_std(p.beta, p.d)
+            for p in ok
+        ]
+    ).reshape(len(ok), replicates)
+    mean, sd = sims.mean(axis=1), sims.std(axis=1, ddof=1)
+    z = (np.log([p.std / p.exact for p in ok]) - mean) / sd
+    null = np.max(np.abs((sims - mean[:, None]) / sd[:, None]), axis=0)
+    crit = float(np.quantile(null, 1 - NORM_ALPHA)) if ok else math.nan
+    big = float(np.max(np.abs(z))) if ok else math.nan
+    p = (1 + int(np.sum(null >= big))) / (replicates + 1)
+    return NormalizerTest(ok, z, crit, p, np.exp(crit * sd), np.expm1(np.median(sims, axis=1)))

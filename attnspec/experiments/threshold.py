@@ -24,7 +24,7 @@ replicates: the trials resampled with replacement. Trial :math:`k` at :math:`(d,
   each cell and the other sizes' curves, linearly interpolated at its :math:`x`; :math:`\hat c`
   minimizes it. Every level's boundary is then :math:`e^{\beta^2} \propto d^{\hat c}`.
 - The **normalizers**' spread :math:`\operatorname{std}(D_i)` at every cell, with its error over
-  trials, against its exact value (:func:`attnspec.models.head_dim.normalizer_std_exact` at
+  trials, against its exact value (:func:`attnspec.models.head_dimension.normalizer_std_exact` at
   :math:`d_{qk} = d`).
 """
 
@@ -37,8 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from ..models.head_dim import normalizer_std_exact
+from ..models.head_dimension import normalizer_std_exact
 from ..models.ladder import REFERENCE
+from ..numerics.fitting import slope_fit
 from .convergence import crossing, limit_law, pooled_distance, trial_bulks
 from .normalizer import normalizer_stats
 from .trials import LadderResult
@@ -46,6 +47,17 @@ from .trials import LadderResult
 #: Spawn key of the bootstrap's generator (child of ``SeedSequence(seed)``), apart from the
 #: trials' keys ``(k,)``; the size is appended, so every size has its own resamples.
 RESAMPLE_KEY = 900_001
+#: This book's convention for "on the law": a Kolmogorov distance below this tolerance.
+KS_TOL = 0.05
+#: Levels of the iso-distance curves whose exponents are compared (the tolerance among them).
+LEVELS = (0.02, 0.03, 0.05, 0.1, 0.2)
+#: Tail probability below which a boundary model is rejected by its chi-squared.
+FIT_ALPHA = 0.05
+
+
+def beta_star(d) -> np.ndarray:
+    r"""The curve :math:`e^{\beta^2} = d`: :math:`\beta_* = \sqrt{\log d}`."""
+    return np.sqrt(np.log(np.asarray(d, dtype=float)))
 
 
 def resampled_distances(
@@ -170,7 +182,7 @@ def exponent(d: Sequence[int], beta_level: np.ndarray) -> float:
     ok = np.isfinite(b)
     if ok.sum() < 2:
         return math.nan
-    return float(np.polyfit(np.log(np.asarray(d, dtype=float)[ok]), b[ok] ** 2, 1)[0])
+    return slope_fit(np.log(np.asarray(d, dtype=float)[ok]), b[ok] ** 2).slope
 
 
 @dataclass(frozen=True)
@@ -294,8 +306,8 @@ def rates_in_d(plane: Plane) -> Rates:
     r""":math:`\rho(\beta)` over the plane's sizes at every :math:`\beta` (needs two sizes)."""
     rate = _rates(plane.d, plane.ks)
     reps = np.array([_rates(plane.d, plane.boot[:, :, b]) for b in range(plane.boot.shape[-1])])
-    slope = float(np.polyfit(plane.beta, rate, 1)[0])
-    slopes = np.array([np.polyfit(plane.beta, r, 1)[0] for r in reps])
+    slope = slope_fit(plane.beta, rate).slope
+    slopes = np.array([slope_fit(plane.beta, r).slope for r in reps])
     return Rates(
         plane.beta,
         rate,
@@ -413,7 +425,7 @@ class NormalizerPoint:
 
 
 def exact_std(beta: float, d: int) -> float:
-    r""":func:`~attnspec.models.head_dim.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
+    r""":func:`~attnspec.models.head_dimension.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
     where :math:`d \le 4\beta^2`."""
     return normalizer_std_exact(beta, d, d) if 4 * beta * beta < d else math.inf
 

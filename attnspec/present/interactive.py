@@ -42,17 +42,6 @@ MARKERS = (
 #: Line dashes, in the same order.
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash")
 
-#: The rungs' symbols (:mod:`attnspec.models.notation`) in plotly's HTML subset (sub, sup).
-HTML_SYMBOLS = {
-    "sqrt_d_A": "√d A",
-    "sqrt_d_A_perp": "√d A<sub>⊥</sub>",
-    "Y": "Y",
-    "Y_f": "Y<sub>f</sub>",
-    "Y_Q": "Y<sub>Q</sub>",
-    "Y_Q_lin": "Y<sub>Q</sub><sup>lin</sup>",
-    "Y_f_lin": "Y<sub>f</sub><sup>lin</sup>",
-}
-
 #: Div ids of the book's interactive figures (fixed, so the stored outputs never change).
 LAW_SLIDER = "limit-law-beta-slider"
 DISTANCE_IN_D = "convergence-distance-in-d"
@@ -137,7 +126,8 @@ class InteractiveFigure:
         return {"text/html": self.html(png), "image/png": png, "text/plain": repr(self)}
 
 
-def _layout(**extra) -> dict:
+def layout(**extra) -> dict:
+    """The book's plotly layout, updated with ``extra``."""
     base = {
         "template": "none",
         "font": FONT,
@@ -149,7 +139,9 @@ def _layout(**extra) -> dict:
     return base | extra
 
 
-def _axis(title: str, kind: str = "linear", **extra) -> dict:
+def axis(title: str, kind: str = "linear", **extra) -> dict:
+    """An axis of the book's plotly figures, titled ``title``, of type ``kind``, updated with
+    ``extra``."""
     return {
         "title": {"text": title},
         "type": kind,
@@ -221,14 +213,14 @@ def law_slider(frames: Sequence, active: int, ks_digits: int = 4):
         for fr in frames
     ]
     fig.update_layout(
-        _layout(
+        layout(
             height=520,
             margin={"l": 70, "r": 20, "t": 90, "b": 60},
             legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom"},
         ),
         title={"text": title(first), "x": 0, "font": {"size": 14}},
-        xaxis=_axis("s²/θ₁ (squared singular value over the mean)", range=[0, 7.05]),
-        yaxis=_axis("density", "log", range=[-3, 0.8], dtick=1, exponentformat="power"),
+        xaxis=axis("s²/θ₁ (squared singular value over the mean)", range=[0, 7.05]),
+        yaxis=axis("density", "log", range=[-3, 0.8], dtick=1, exponentformat="power"),
         shapes=[
             {
                 "type": "line",
@@ -249,138 +241,5 @@ def law_slider(frames: Sequence, active: int, ks_digits: int = 4):
             }
         ],
         bargap=0,
-    )
-    return fig
-
-
-@dataclass(frozen=True)
-class Series:
-    """One series of :func:`distance_against_d`: label, sizes, distances and standard errors."""
-
-    label: str
-    d: Sequence[float]
-    ks: Sequence[float]
-    se: Sequence[float]
-    fit: tuple[float, float] | None = None  # (rate, intercept) of ks = e^a d^-rate
-    visible: bool = True
-
-
-def distance_against_d(series: Sequence[Series], ytitle: str):
-    """Distances to the law against d (log-log), one series per rung with error bars and its
-    fitted power law; a click on a legend entry hides or shows the rung."""
-    import plotly.graph_objects as go
-
-    traces = []
-    for i, s in enumerate(series):
-        color, group = PALETTE[i % len(PALETTE)], f"s{i}"
-        visible = True if s.visible else "legendonly"
-        traces.append(
-            go.Scatter(
-                x=[float(v) for v in s.d],
-                y=rounded(s.ks, 3),
-                error_y={"type": "data", "array": rounded(s.se, 2), "visible": True},
-                mode="markers",
-                name=s.label,
-                legendgroup=group,
-                visible=visible,
-                marker={"color": color, "symbol": MARKERS[i % len(MARKERS)], "size": 9},
-                hovertemplate="d = %{x}<br>D<sub>KS</sub> = %{y}<extra>" + s.label + "</extra>",
-            )
-        )
-        if s.fit is not None and np.all(np.isfinite(s.fit)):
-            rate, intercept = s.fit
-            xs = np.geomspace(min(s.d), max(s.d), 30)
-            traces.append(
-                go.Scatter(
-                    x=rounded(xs),
-                    y=rounded(np.exp(intercept) * xs ** (-rate)),
-                    mode="lines",
-                    name=f"fit, ρ = {rate:.2f}",
-                    legendgroup=group,
-                    showlegend=False,
-                    visible=visible,
-                    hoverinfo="skip",
-                    line={"color": color, "width": 1.2, "dash": DASHES[i % len(DASHES)]},
-                )
-            )
-    fig = go.Figure(traces)
-    ticks = sorted({float(v) for s in series for v in s.d})
-    fig.update_layout(
-        _layout(
-            height=520,
-            margin={"l": 70, "r": 20, "t": 20, "b": 60},
-            legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left"},
-        ),
-        xaxis=_axis("d", "log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks]),
-        yaxis=_axis(ytitle, "log", dtick=1, exponentformat="power"),
-    )
-    return fig
-
-
-def phase_heatmap(
-    d: Sequence[int],
-    beta: Sequence[float],
-    ks: np.ndarray,
-    text: Sequence[Sequence[str]],
-    boundary: tuple[Sequence[float], str] | None = None,
-    curve_beta: Sequence[float] | None = None,
-):
-    r"""The (d, β) plane as a heat map of log10 distance; hovering a cell shows its distance and
-    standard error (``text[i][j]``, already formatted). ``boundary`` is (β per size, label) of the
-    measured boundary; ``curve_beta`` the β of the curve :math:`e^{\beta^2} = d` at each size."""
-    import plotly.graph_objects as go
-
-    rows = [str(v) for v in d]
-    z = np.log10(np.asarray(ks, dtype=float))
-    lo, hi = float(np.floor(np.nanmin(z))), float(np.ceil(np.nanmax(z)))
-    ticks = [v for v in np.arange(lo, hi + 1e-9) if lo <= v <= hi]
-    traces = [
-        go.Heatmap(
-            x=[float(b) for b in beta],
-            y=rows,
-            z=rounded(z, 4),
-            customdata=[list(r) for r in text],
-            colorscale="Viridis",
-            zmin=lo,
-            zmax=hi,
-            colorbar={
-                "title": {"text": "D<sub>KS</sub>"},
-                "tickvals": ticks,
-                "ticktext": [f"{10**v:g}" for v in ticks],
-            },
-            hovertemplate="d = %{y}, β = %{x}<br>D<sub>KS</sub> = %{customdata}<extra></extra>",
-        )
-    ]
-    if boundary is not None:
-        b, label = boundary
-        ok = [i for i, v in enumerate(b) if np.isfinite(v)]
-        traces.append(
-            go.Scatter(
-                x=rounded([b[i] for i in ok], 4),
-                y=[rows[i] for i in ok],
-                mode="lines+markers",
-                name=label,
-                line={"color": "#ffffff", "width": 2},
-                marker={"color": PALETTE[4], "size": 10, "line": {"color": "#000", "width": 1}},
-                hovertemplate="β = %{x}<extra>" + label + "</extra>",
-            )
-        )
-    if curve_beta is not None:
-        traces.append(
-            go.Scatter(
-                x=rounded(curve_beta, 4),
-                y=rows,
-                mode="lines+markers",
-                name="e<sup>β²</sup> = d",
-                line={"color": PALETTE[1], "width": 2, "dash": "dash"},
-                marker={"color": PALETTE[1], "symbol": "x", "size": 9},
-                hovertemplate="β = %{x}<extra>e<sup>β²</sup> = d</extra>",
-            )
-        )
-    fig = go.Figure(traces)
-    fig.update_layout(
-        _layout(height=460, margin={"l": 70, "r": 20, "t": 50, "b": 60}),
-        xaxis=_axis("β", range=[float(min(beta)) - 0.1, float(max(beta)) + 0.35]),
-        yaxis=_axis("d", "category"),
     )
     return fig

@@ -7,13 +7,14 @@ import matplotlib.pyplot as plt
 import pytest
 
 from attnspec.chapters.head_dimension import HeadDimension
-from attnspec.chapters.head_dimension_blocks import real_values
-from attnspec.chapters.head_dimension_tables import STEPS, ratio_text
-from tests import test_head_dim
+from attnspec.chapters.head_dimension.claims import map_claims
+from attnspec.chapters.head_dimension.tables import STEPS, ratio_text, real_values
+from tests.experiments import test_head_dimension
 from tests.helpers import check_figures, in_this_process, verdicts_of
 
-#: The study's small parameters (tests/test_head_dim.py) and those of the Hermite-block series.
-SMALL = test_head_dim.SMALL | dict(
+#: The small parameters of the study (tests/experiments/test_head_dimension.py) and of the
+#: Hermite-block series.
+SMALL = test_head_dimension.SMALL | dict(
     half_heads=[6, 8, 10], fifth_heads=[4, 9], k_max=3, block_trials=2, real_contexts=[256, 4096]
 )
 
@@ -28,7 +29,7 @@ def test_verdicts_and_key_values_at_small_parameters(study):
     # the study's thirteen claims, then the Hermite blocks': the laws of Y_1..Y_3 against sampled
     # Y_k, attention nearer the best law and falling at alpha = 1/2 and 2/5, the asymptotic one
     assert verdicts_of(study.claims()) == "○✗○○✓○✓✓✓✗✓✓✓" + "○○✗" + "○✓✓✓" + "○"
-    claims = study.map_claims()
+    claims = map_claims(study)
     assert claims[-1].holds and all(c.provenance for c in claims)
     v = study.values()
     for key in ("ks_1000", "ks_64", "floor_64", "ks_64_txt", "growth_txt", "threshold"):

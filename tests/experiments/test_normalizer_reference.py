@@ -8,9 +8,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from attnspec.chapters.convergence_threshold import NORM_ALPHA, _normalizers, normalizer_test
+from attnspec.chapters.convergence_threshold.claims import _normalizers
 from attnspec.core.errors import InvalidInput
-from attnspec.experiments.normalizer_reference import draw_rows, law_std, pooled_std_reference
+from attnspec.experiments.normalizer_reference import (
+    NORM_ALPHA,
+    draw_rows,
+    law_std,
+    normalizer_test,
+    pooled_std_reference,
+)
 from attnspec.experiments.threshold import NormalizerPoint, exact_std
 
 

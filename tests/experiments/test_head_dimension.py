@@ -1,6 +1,6 @@
 """Head dimension d_qk != d: exact score statistics, the limit law at d_qk = c d, Pennington and
 Worah's form at (phi, psi), the trials and gaps, the study's points (the chapter's tables, values
-and claims: tests/test_chapter_head_dimension.py)."""
+and claims: tests/chapters/test_head_dimension.py)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from scipy import special, stats
 
 from attnspec.chapters.declarations import HEAD_DIMENSION
 from attnspec.core.errors import InvalidInput
-from attnspec.experiments import head_dim as hd
+from attnspec.experiments import head_dimension as hd
 from attnspec.experiments.trials import compute_trial
 from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 from attnspec.laws.head_dimension import HeadDimensionLaw, band_threshold
 from attnspec.laws.pennington_worah import pennington_worah_pdf
 from attnspec.laws.pennington_worah_general import pennington_worah_general_pdf
 from attnspec.models.attention import draw_scores
-from attnspec.models.head_dim import (
+from attnspec.models.head_dimension import (
     draw_head_scores,
     key_gram,
     linear_covariance,

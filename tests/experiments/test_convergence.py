@@ -1,4 +1,5 @@
-"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation."""
+"""Convergence series: distances with jackknife errors, rates, crossings, extrapolation, and the
+linear model's distance against the rigidity scale log d/(d sqrt n)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ import pytest
 
 from attnspec.core.config import Config
 from attnspec.experiments.convergence import (
+    DistanceSeries,
     crossing,
     distance_series,
     extrapolate,
     limit_law,
     pooled_distance,
+    rigidity,
+    rigidity_scale,
     trials_for_pooled,
 )
 from attnspec.experiments.trials import run_ladder
+from attnspec.numerics.fitting import rate_fit
 from attnspec.numerics.spectra import ks_to_law_below_quantile
 
 
@@ -53,3 +58,17 @@ def test_distance_series_and_pooled_distance(tmp_path, monkeypatch):
     q = distance_series(ladders, "Y_Q_lin", "q")
     assert np.all(np.isfinite(q.ks))
     assert limit_law("f", 40, 0.0, 2.0) is None
+
+
+def test_rigidity_scale_and_a_series_that_follows_it():
+    d = np.array([250, 500, 1000, 2000])
+    n = np.array([4, 4, 4, 4])
+    assert rigidity_scale(1000, 4) == pytest.approx(math.log(1000) / 2000)
+    ks = 0.5 * rigidity_scale(d, n) * (1 + 1e-3 * np.array([1, -1, 1, -1]))
+    s = DistanceSeries("Y_f_lin", "f", d, n, ks, ks * 0.1, rate_fit(d, ks))
+    rig = rigidity(s)
+    assert rig.ratio == pytest.approx(0.5, rel=2e-3)
+    assert abs(rig.exponent) < 2 * rig.se and rig.se < 0.01
+    assert rig.scale_rate == pytest.approx(rate_fit(d, rigidity_scale(d, n)).rate)
+    biased = DistanceSeries("Y_f_lin", "f", d, n, ks + 1e-3, ks * 0.1, rate_fit(d, ks + 1e-3))
+    assert rigidity(biased).exponent > 2 * rigidity(biased).se  # a floor shows as a drift

@@ -2,8 +2,8 @@ r"""Attention against the Hermite-block models :math:`Y_k` and their limit laws,
 :math:`d_{qk} = d^\alpha` at sizes where :math:`d^\alpha` is an integer (no rounding).
 
 A trial draws :math:`W_Q, W_K` and W from child t of ``SeedSequence(seed)``, the draws of
-:func:`~attnspec.experiments.head_dim.head_trial` (so :math:`Y_1` there is ``lin`` here), and keeps
-the squared singular values of :math:`\sqrt d A_\perp` and of :math:`Y_1, \dots, Y_K`
+:func:`~attnspec.experiments.head_dimension.head_trial` (so :math:`Y_1` there is ``lin`` here),
+and keeps the squared singular values of :math:`\sqrt d A_\perp` and of :math:`Y_1, \dots, Y_K`
 (:mod:`attnspec.models.hermite_blocks`). At each size the distances are Kolmogorov distances of a
 pooled bulk to a law (:func:`~attnspec.numerics.spectra.ks_to_law_below_quantile`), with the
 jackknife over trials; the noise floor of the law check is the two-sample distance between
@@ -22,11 +22,11 @@ from ..core import cache
 from ..core.parallel import map_processes
 from ..laws.hermite_blocks import HermiteBlockLaw
 from ..models.attention import row_softmax
-from ..models.head_dim import draw_head_scores
+from ..models.head_dimension import draw_head_scores
 from ..models.hermite_blocks import block_powers, block_ratios, hermite_model, noise_power
 from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit
 from ..numerics.spectra import bulk, ks_to_law_below_quantile, squared_singular_values_of_gram
-from .head_dim import TwoSample, two_sample
+from .head_dimension import TwoSample, two_sample
 from .trials import trial_rng
 
 
@@ -95,7 +95,7 @@ class BlockPoint:
     r"""One size of a series :math:`d_{qk} = d^\alpha`: for each k, attention's distance to the
     law of :math:`Y_k` (``to_law[k]``), :math:`Y_k`'s own distance to it (``check[k]``) and its
     two-sample noise floor (``floor[k]``), attention's two-sample distance to sampled
-    :math:`Y_k` (``sampled[k]``), each a :class:`~.head_dim.TwoSample`; ``loo[k]`` attention's
+    :math:`Y_k` (``sampled[k]``), each a :class:`~.head_dimension.TwoSample`; ``loo[k]`` attention's
     leave-one-out distances to the law (for the rate's jackknife)."""
 
     d: int

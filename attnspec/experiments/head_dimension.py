@@ -21,7 +21,7 @@ from ..core import cache
 from ..core.parallel import map_processes
 from ..laws.head_dimension import HeadDimensionLaw, band_threshold
 from ..models.attention import row_normalizers, row_softmax
-from ..models.head_dim import (
+from ..models.head_dimension import (
     draw_head_scores,
     key_gram,
     linear_covariance,
@@ -258,6 +258,12 @@ def rate_se(fit: RateFit) -> float:
     return max(errors) if errors else math.nan
 
 
+def mean_se(counts: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error :math:`s/\\sqrt n` over trials (NaN standard error for one)."""
+    se = float(counts.std(ddof=1) / math.sqrt(counts.size)) if counts.size > 1 else math.nan
+    return float(counts.mean()), se
+
+
 def trials_for(d: int, pooled_values: int) -> int:
     r"""Trials at size d that pool at least ``pooled_values`` values: :math:`\lceil
     \text{pooled}/d \rceil`, at least 2 (the jackknife needs two)."""
@@ -279,7 +285,7 @@ class HadamardSquare:
     r""":math:`\Sigma_K^{\circ 2} = \Sigma_K \circ \Sigma_K` over trials at one
     :math:`(d, d_{qk})`: per trial its numerical rank (eigenvalues above :math:`d\,\epsilon`
     times the largest) and its participation ratio
-    (:func:`~attnspec.models.head_dim.participation_ratio`)."""
+    (:func:`~attnspec.models.head_dimension.participation_ratio`)."""
 
     d: int
     d_qk: int

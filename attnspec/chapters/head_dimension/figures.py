@@ -1,8 +1,9 @@
 r"""The figures of the head-dimension chapter
-(:class:`~attnspec.chapters.head_dimension.HeadDimension`): the gap between the bulks of
+(:class:`~attnspec.chapters.head_dimension.study.HeadDimension`): the gap between the bulks of
 :math:`\sqrt d A_\perp` and of its linear model against :math:`d_{qk}/d` and over d in each
 series, attention's distance to the laws of the Hermite-block models along :math:`d_{qk} =
-d^\alpha`, and the phase diagram of the block ratios. Each returns a matplotlib Figure.
+d^\alpha`, and the phase diagram of the block ratios: one function per glued figure, named after
+its glue key, and the plots only this chapter draws.
 """
 
 from __future__ import annotations
@@ -12,13 +13,75 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.head_dim import rate_se
-from ..models.hermite_blocks import block_rank
-from ..numerics.fitting import RateFit
-from ..present import plotting
-from ..present.numbers import ONE_OR_TWO, format_uncertain
-from .head_dimension_blocks import exponent_text
-from .head_dimension_tables import rate_text, series_label
+from ...experiments.head_dimension import rate_se
+from ...models.hermite_blocks import block_rank
+from ...numerics.fitting import RateFit
+from ...present import plotting
+from ...present import style as book_style
+from ...present.numbers import ONE_OR_TWO, format_uncertain
+from .tables import exponent_text, rate_text, series_label
+
+
+def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figure:
+    """``fig`` at most ``width`` inches wide (the page's content column), with every text,
+    legends and ticks included, at least ``size`` points; the layout is tightened again."""
+    w, h = fig.get_size_inches()
+    if w > width:
+        fig.set_size_inches(width, h * width / w)
+    for text in fig.findobj(plt.Text):
+        if text.get_fontsize() < size:
+            text.set_fontsize(size)
+    fig.tight_layout()
+    return fig
+
+
+def gap_against_ratio(
+    ratios,
+    gaps: dict[str, tuple],
+    floor: tuple[np.ndarray, np.ndarray],
+    d: int,
+    guides: dict[str, float] | None = None,
+) -> plt.Figure:
+    r"""Two-sample gaps against :math:`d_{qk}/d` at fixed d (log-log), with the noise floor.
+
+    ``gaps`` maps a legend label to ``(values, standard errors)`` at ``ratios`` (one series per
+    inverse temperature, told apart by marker and line style as well as colour); ``floor`` is the
+    lowest and highest noise floor at each ratio, shaded; ``guides`` maps a label to a ratio marked
+    by a dotted vertical line. The top axis gives :math:`d_{qk}` itself.
+    """
+    fig, ax = plt.subplots(figsize=(7.0, 4.4))
+    x = np.asarray(ratios, dtype=float)
+    order = np.argsort(x)
+    lo, hi = (np.asarray(v, dtype=float)[order] for v in floor)
+    ax.fill_between(x[order], lo, hi, color="0.82", label="noise floor (range over β)")
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (label, (y, err)) in enumerate(gaps.items()):
+        ax.errorbar(
+            x[order],
+            np.asarray(y, dtype=float)[order],
+            yerr=np.nan_to_num(np.asarray(err, dtype=float)[order]),
+            color=colors[i % len(colors)],
+            marker="osD^v<>"[i % 7],
+            linestyle=("-", "--", "-.", ":")[i % 4],
+            markersize=5,
+            capsize=3,
+            label=label,
+        )
+    for (label, pos), style in zip((guides or {}).items(), (":", (0, (1, 3))), strict=False):
+        ax.axvline(pos, color="k", linestyle=style, linewidth=1.0, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(x[order], [f"{v:.3g}" for v in x[order]])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    top = ax.secondary_xaxis("top", functions=(lambda r: r * d, lambda k: k / d))
+    top.set_xticks(x[order] * d, [f"{round(v * d)}" for v in x[order]])
+    top.xaxis.set_minor_locator(plt.NullLocator())
+    top.set_xlabel(f"head dimension $d_{{qk}}$ at $d$ = {d}")
+    ax.set_xlabel(r"$d_{qk}/d$")
+    ax.set_ylabel(r"gap: $D_{\rm KS}$($\sqrt{d}\,A_\perp$, $Y^{\rm lin}$)")
+    fig.tight_layout()
+    book_style.legend(ax)
+    return fig
 
 
 def fitted(points, fit: RateFit) -> tuple[list[float], list[float], float, float]:
@@ -27,7 +90,7 @@ def fitted(points, fit: RateFit) -> tuple[list[float], list[float], float, float
     return [p.gap.ks for p in points], [p.gap.se for p in points], -fit.rate, fit.intercept
 
 
-def block_distances(study) -> plt.Figure:
+def fig_blocks(study) -> plt.Figure:
     r"""Attention's distance to the law of the linear model :math:`Y_1` and of the best
     :math:`Y_k` against d, along :math:`d_{qk} = d^{1/2}` and :math:`d^{2/5}` (log-log, ± se, the
     fitted power laws; series differ by colour, marker and line style)."""
@@ -74,10 +137,10 @@ def block_distances(study) -> plt.Figure:
     ax.set_xlabel("$d$")
     ax.set_ylabel("Kolmogorov distance to the law")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
-    return plotting.legible(fig)
+    return legible(fig)
 
 
-def phase_diagram(study) -> plt.Figure:
+def fig_phase(study) -> plt.Figure:
     r"""The block ratios :math:`c_j = r_j/d` against :math:`\alpha = \log d_{qk}/\log d` at two
     sizes (lines, one style per block), the critical points :math:`\alpha = 1/j` (dotted), and
     marked: the measured series, the fixed-:math:`d_{qk}` series and real heads by
@@ -143,10 +206,10 @@ def phase_diagram(study) -> plt.Figure:
     ax.set_xlabel(r"$\alpha = \log d_{qk} / \log d$")
     ax.set_ylabel("block ratio $c_j = r_j / d$")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
-    return plotting.legible(fig)
+    return legible(fig)
 
 
-def gap_map(study) -> plt.Figure:
+def fig_map(study) -> plt.Figure:
     r"""The gap against :math:`d_{qk}/d` at each β, the noise floor's range over β, and the
     ratio where the law's score band splits off as a guide."""
     r = study.result
@@ -155,7 +218,7 @@ def gap_map(study) -> plt.Figure:
         for b, pts in r.maps.items()
     }
     floors = np.array([[q.floor.ks for q in pts] for pts in r.maps.values()])
-    return plotting.gap_against_ratio(
+    return gap_against_ratio(
         ratios=[q.ratio for q in r.maps[r.beta]],
         gaps=gaps,
         floor=(floors.min(axis=0), floors.max(axis=0)),
@@ -164,7 +227,7 @@ def gap_map(study) -> plt.Figure:
     )
 
 
-def gap_series(study) -> plt.Figure:
+def fig_series(study) -> plt.Figure:
     r"""Each series' gap over d (fixed ratio :math:`d_{qk}/d` or fixed :math:`d_{qk}`) with its
     fit, and the noise floor of the fixed head dimension."""
     r = study.result
@@ -181,4 +244,4 @@ def gap_series(study) -> plt.Figure:
         math.nan,
     )
     fig = plotting.loglog_fits(sorted(study.params["d_values"]), out, "$d$", "gap")
-    return plotting.legible(fig)
+    return legible(fig)

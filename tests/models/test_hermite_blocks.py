@@ -10,10 +10,10 @@ from numpy.polynomial import hermite_e
 
 from attnspec.chapters.declarations import HEAD_DIMENSION
 from attnspec.core.errors import InvalidInput
-from attnspec.experiments.head_dim_blocks import run_block_series
+from attnspec.experiments.head_dimension_blocks import run_block_series
 from attnspec.laws.head_dimension import HeadDimensionLaw
 from attnspec.laws.hermite_blocks import HermiteBlockLaw
-from attnspec.models.head_dim import draw_head_scores
+from attnspec.models.head_dimension import draw_head_scores
 from attnspec.models.hermite_blocks import (
     block_powers,
     block_rank,

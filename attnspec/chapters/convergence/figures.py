@@ -1,0 +1,156 @@
+"""The convergence chapter's figures, one function per glued figure (named after its glue key), and
+the interactive distance-against-d figure only this chapter draws."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ...experiments.convergence import reported_se
+from ...models.notation import symbol
+from ...present import interactive, plotting
+from ...present.interactive import DASHES, MARKERS, PALETTE, axis, layout, rounded
+from .tables import rate_text
+
+#: The rungs' symbols (:mod:`attnspec.models.notation`) in plotly's HTML subset (sub, sup).
+HTML_SYMBOLS = {
+    "sqrt_d_A": "√d A",
+    "sqrt_d_A_perp": "√d A<sub>⊥</sub>",
+    "Y": "Y",
+    "Y_f": "Y<sub>f</sub>",
+    "Y_Q": "Y<sub>Q</sub>",
+    "Y_Q_lin": "Y<sub>Q</sub><sup>lin</sup>",
+    "Y_f_lin": "Y<sub>f</sub><sup>lin</sup>",
+}
+
+
+@dataclass(frozen=True)
+class Series:
+    """One series of :func:`distance_against_d`: label, sizes, distances and standard errors."""
+
+    label: str
+    d: Sequence[float]
+    ks: Sequence[float]
+    se: Sequence[float]
+    fit: tuple[float, float] | None = None  # (rate, intercept) of ks = e^a d^-rate
+    visible: bool = True
+
+
+def distance_against_d(series: Sequence[Series], ytitle: str):
+    """Distances to the law against d (log-log), one series per rung with error bars and its
+    fitted power law; a click on a legend entry hides or shows the rung."""
+    import plotly.graph_objects as go
+
+    traces = []
+    for i, s in enumerate(series):
+        color, group = PALETTE[i % len(PALETTE)], f"s{i}"
+        visible = True if s.visible else "legendonly"
+        traces.append(
+            go.Scatter(
+                x=[float(v) for v in s.d],
+                y=rounded(s.ks, 3),
+                error_y={"type": "data", "array": rounded(s.se, 2), "visible": True},
+                mode="markers",
+                name=s.label,
+                legendgroup=group,
+                visible=visible,
+                marker={"color": color, "symbol": MARKERS[i % len(MARKERS)], "size": 9},
+                hovertemplate="d = %{x}<br>D<sub>KS</sub> = %{y}<extra>" + s.label + "</extra>",
+            )
+        )
+        if s.fit is not None and np.all(np.isfinite(s.fit)):
+            rate, intercept = s.fit
+            xs = np.geomspace(min(s.d), max(s.d), 30)
+            traces.append(
+                go.Scatter(
+                    x=rounded(xs),
+                    y=rounded(np.exp(intercept) * xs ** (-rate)),
+                    mode="lines",
+                    name=f"fit, ρ = {rate:.2f}",
+                    legendgroup=group,
+                    showlegend=False,
+                    visible=visible,
+                    hoverinfo="skip",
+                    line={"color": color, "width": 1.2, "dash": DASHES[i % len(DASHES)]},
+                )
+            )
+    fig = go.Figure(traces)
+    ticks = sorted({float(v) for s in series for v in s.d})
+    fig.update_layout(
+        layout(
+            height=520,
+            margin={"l": 70, "r": 20, "t": 20, "b": 60},
+            legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left"},
+        ),
+        xaxis=axis("d", "log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks]),
+        yaxis=axis(ytitle, "log", dtick=1, exponentformat="power"),
+    )
+    return fig
+
+
+def interactive_series(conv: dict, at_scale: dict) -> list[Series]:
+    r"""The series of the interactive distance-against-d figure: every rung of the grid (the
+    Taylor rungs also against their :math:`\theta^Q` law), then the two series at scale, hidden at
+    first."""
+    out = []
+    for (m, t), c in conv.items():
+        label = HTML_SYMBOLS[m] + (" vs θ<sup>Q</sup> law" if t == "q" else "")
+        out.append(Series(label, c.d, c.ks, reported_se(c), (c.fit.rate, c.fit.intercept)))
+    for m, s in at_scale.items():
+        out.append(
+            Series(
+                f"{HTML_SYMBOLS[m]}, series at scale",
+                s.d,
+                s.ks,
+                reported_se(s),
+                (s.fit.rate, s.fit.intercept),
+                visible=False,
+            )
+        )
+    return out
+
+
+def fig_scale(study) -> plt.Figure:
+    """The series at scale: attention's and its Gaussian equivalent's distance against d, log-log,
+    with their fitted power laws."""
+    return plotting.loglog_fits(
+        study.scale_d,
+        {
+            f"{symbol(m)}: $\\rho$ = {rate_text(s)}": (
+                s.ks,
+                reported_se(s),
+                -s.fit.rate,
+                s.fit.intercept,
+            )
+            for m, s in study.at_scale.items()
+        },
+        "$d$",
+        r"$D_{\rm KS}$ of the bulk to the $\theta^f$ law",
+    )
+
+
+def fig_d(study) -> interactive.InteractiveFigure:
+    """Every rung's distance against d, interactive, with the series at scale hidden at first."""
+    labels = {"f": "", "q": r" vs $\theta^Q$ law"}
+    static = plotting.loglog_fits(
+        study.grid_d,
+        {
+            f"{symbol(m)}{labels[t]}": (c.ks, reported_se(c), -c.fit.rate, c.fit.intercept)
+            for (m, t), c in study.conv.items()
+        },
+        "$d$",
+        r"$D_{\rm KS}$ of the bulk to the law",
+    )
+    return interactive.InteractiveFigure(
+        distance_against_d(
+            interactive_series(study.conv, study.at_scale),
+            "D<sub>KS</sub> of the bulk to the law",
+        ),
+        interactive.DISTANCE_IN_D,
+        static,
+        "Distance of each rung's bulk to the limit law against d, log-log, with error bars "
+        "and fitted power laws; each rung can be hidden or shown from the legend.",
+    )
