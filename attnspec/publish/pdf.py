@@ -22,6 +22,7 @@ keep their length, so the cross-reference offsets stay right.
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.atomic import atomic_path, write_json
-from ..core.stopping import one_line
+from ..core.stopping import Terminated, one_line
 from .gate import Refused, in_place, tree_hash
 from .paths import CONFIG, ROOT
 from .provenance import file_digest
@@ -363,6 +364,12 @@ def print_pdf(source: Path, target: Path) -> Path:
                 pdf = page.pdf(**PRINT)
             finally:
                 browser.close()
+    except (KeyboardInterrupt, Terminated):
+        # Playwright's driver stops on the same signal; the futures it leaves failed are logged
+        # when collected ("Future exception was never retrieved"), after the one line that says
+        # the print was interrupted
+        logging.getLogger("asyncio").disabled = True
+        raise
     finally:
         copy.unlink(missing_ok=True)
     with atomic_path(target) as tmp:

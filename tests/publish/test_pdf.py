@@ -241,3 +241,47 @@ def test_an_unchanged_tree_is_printed_and_recorded(tmp_path, monkeypatch):
     assert pdf.build(target) == target and target.read_bytes() == b"%PDF- printed"
     record = json.loads(pdf.printed_record(target).read_text())
     assert record["tree"] == pdf.tree_hash(tmp_path / "tree")
+
+
+#: a page whose MathJax never finishes: printing it waits in :func:`pdf.typeset` until stopped
+NEVER_TYPESET = """import sys
+from pathlib import Path
+from attnspec.core.stopping import one_line
+from attnspec.publish import pdf
+pdf.SINGLE = Path(sys.argv[1])
+source = pdf.SINGLE / "book" / "intro.html"
+source.write_text("<html><head><script>window.MathJax = {startup: {promise: new Promise(() => {})}}"
+                  "</script></head><body><p class='math'>x</p></body></html>")
+sys.exit(one_line("make pdf", lambda: pdf.print_pdf(source, pdf.SINGLE / "out" / "a.pdf") and 0))
+"""
+
+
+@pytest.mark.site
+def test_ctrl_c_while_printing_is_one_line_status_130_and_no_file(tmp_path):
+    """Ctrl-C reaches the whole process group: Playwright's driver stops too, and its failed futures
+    printed "Future exception was never retrieved" after the one line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.helpers import one_line
+
+    (tmp_path / "book").mkdir()
+    run = subprocess.Popen(
+        [sys.executable, "-c", NEVER_TYPESET, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "_attnspec_print.html").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(4)  # Chromium started and waits for MathJax
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 130 and out == ""
+    one_line(err, "make pdf: interrupted (Ctrl-C); nothing partial is left")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["book", "intro.html"]
