@@ -12,20 +12,21 @@ attnspec.publish.pdf``.
    ``_build/pdf/attnspec.pdf``, atomically. The page size and margins are given to ``page.pdf()``,
    not to an ``@page`` rule: the theme's media queries then see the printed page's width.
 
-The same tree prints the same bytes once two things Chromium writes are fixed
+The same tree prints the same bytes once pikepdf fixes two things Chromium writes
 (:func:`reproducible`): the print time, as ``/CreationDate`` and ``/ModDate``, becomes the
 version's release date (``date-released`` of CITATION.cff); and the ids of the tagged PDF's table
 headers (``/ID (node00006557)``, referred to by the cells' ``/Headers``), which come from
-Chromium's DOM node counter and so depend on what it painted before, are numbered in order. Both
-keep their length, so the cross-reference offsets stay right.
+Chromium's DOM node counter and so depend on what it painted before, are numbered in order.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from .. import __version__
@@ -234,26 +235,6 @@ def _outline_entries(pdf) -> list:
     return found
 
 
-def retitled(pdf: bytes, titles: list[str]) -> bytes:
-    """``pdf`` with its outline's entries titled ``titles``, in order: Chromium titles an entry
-    from the heading's text runs on the page, which repeat or lose words where a heading wraps."""
-    import io
-
-    import pikepdf
-
-    with pikepdf.open(io.BytesIO(pdf)) as doc:
-        entries = _outline_entries(doc)
-        if len(entries) != len(titles):
-            raise RuntimeError(f"the outline has {len(entries)} entries for {len(titles)} headings")
-        if not entries:
-            return pdf
-        for entry, title in zip(entries, titles, strict=True):
-            entry.Title = pikepdf.String(title)
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True)
-        return out.getvalue()
-
-
 def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
     """``date-released`` of CITATION.cff, as ``YYYY-MM-DD``."""
     found = re.search(r'^date-released:\s*"?(\d{4}-\d{2}-\d{2})"?\s*$', citation.read_text(), re.M)
@@ -262,27 +243,54 @@ def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
     return found.group(1)
 
 
-def reproducible(pdf: bytes, date: str) -> bytes:
-    """``pdf`` with ``/CreationDate`` and ``/ModDate`` set to ``date`` (midnight UTC) and the table
-    headers' node ids numbered in order of appearance, each of the same length as before."""
-    day = "D:" + date.replace("-", "") + "000000"
+#: the ids Chromium gives the tagged PDF's table headers, from its DOM node counter
+NODE_ID = re.compile(r"node\d+")
 
-    def same_date(found: re.Match) -> bytes:
-        old = found.group(2)
-        new = [d for d in (day + "+00'00'", day + "Z", day) if len(d) == len(old)]
-        if not new:
-            raise RuntimeError(f"unexpected PDF date {old!r}")
-        return found.group(1) + new[0].encode() + b")"
 
-    seen: dict[bytes, int] = {}
+def _node_ids(item) -> Iterator[tuple]:
+    """``(container, key)`` of each :data:`NODE_ID` string in a PDF object and its direct parts."""
+    import pikepdf
 
-    def in_order(found: re.Match) -> bytes:  # never longer: n ids come from a counter >= n
-        digits = found.group(1)
-        number = seen.setdefault(digits, len(seen))
-        return b"(node" + str(number).zfill(len(digits)).encode() + b")"
+    if isinstance(item, pikepdf.Dictionary):
+        keys = sorted(item.keys())
+    elif isinstance(item, pikepdf.Array):
+        keys = range(len(item))
+    else:
+        return
+    for key in keys:
+        part = item[key]
+        if isinstance(part, pikepdf.String) and NODE_ID.fullmatch(str(part)):
+            yield item, key
+        elif isinstance(part, (pikepdf.Dictionary, pikepdf.Array)) and not part.is_indirect:
+            yield from _node_ids(part)
 
-    pdf = re.sub(rb"(/(?:CreationDate|ModDate) ?\()(D:[^)]*)\)", same_date, pdf)
-    return re.sub(rb"(?<!\\)\(node(\d+)\)", in_order, pdf)
+
+def reproducible(pdf: bytes, date: str, titles: list[str]) -> bytes:
+    """``pdf`` as the same tree prints it every time, with ``/CreationDate`` and ``/ModDate`` set
+    to ``date`` (midnight UTC), the table headers' node ids numbered in the order of Chromium's
+    counter, and its outline's entries titled ``titles``, in order: Chromium titles an entry
+    from the heading's text runs on the page, which repeat or lose words where a heading wraps."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for key in ("/CreationDate", "/ModDate"):
+            if key in doc.docinfo:
+                doc.docinfo[key] = pikepdf.String("D:" + date.replace("-", "") + "000000Z")
+        found = [place for item in doc.objects for place in _node_ids(item)]
+        old = sorted({int(str(holder[key])[4:]) for holder, key in found})
+        rank = {number: f"node{i:08d}" for i, number in enumerate(old)}
+        for holder, key in found:
+            holder[key] = pikepdf.String(rank[int(str(holder[key])[4:])])
+        entries = _outline_entries(doc)
+        if len(entries) != len(titles):
+            raise RuntimeError(f"the outline has {len(entries)} entries for {len(titles)} headings")
+        for entry, title in zip(entries, titles, strict=True):
+            entry.Title = pikepdf.String(title)
+        if "/ID" in doc.trailer:
+            del doc.trailer["/ID"]  # so that the file's /ID is a digest of what it holds
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True)
+        return out.getvalue()
 
 
 def build_singlehtml() -> Path:
@@ -373,7 +381,7 @@ def print_pdf(source: Path, target: Path) -> Path:
     finally:
         copy.unlink(missing_ok=True)
     with atomic_path(target) as tmp:
-        tmp.write_bytes(retitled(reproducible(pdf, release_date()), titles))
+        tmp.write_bytes(reproducible(pdf, release_date(), titles))
     return target
 
 
