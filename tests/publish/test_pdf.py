@@ -188,7 +188,9 @@ def test_two_prints_of_a_page_differ_only_in_what_reproducible_fixes(browser, tm
     ids = [re.findall(rb"\(node\d+\)", p) for p in (one, two)]
     assert ids[0] and ids[0] != ids[1], "the table headers' ids no longer change: see reproducible"
     titles = page.evaluate(pdf.TITLES)
-    assert pdf.reproducible(one, "2026-11-29", titles) == pdf.reproducible(two, "2026-11-29", titles)
+    assert pdf.reproducible(one, "2026-11-29", titles) == pdf.reproducible(
+        two, "2026-11-29", titles
+    )
 
 
 @pytest.mark.site
