@@ -16,15 +16,15 @@ from attnspec.publish import pdf
 from attnspec.publish.paths import ROOT
 
 
-def test_title_lines_name_title_author_version_and_release_date():
+def test_title_lines_name_title_author_version_and_citation_cffs_release_date():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    released = f"Version {__version__}, released {pdf.release_date()}"
-    assert pdf.title_lines() == [config["title"], config["author"], released]
-
-
-def test_release_date_is_citation_cffs():
-    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
-    assert pdf.release_date() == str(cff["date-released"])
+    released = yaml.safe_load((ROOT / "CITATION.cff").read_text())["date-released"]
+    assert pdf.release_date() == str(released)
+    assert pdf.title_lines() == [
+        config["title"],
+        config["author"],
+        f"Version {__version__}, released {released}",
+    ]
 
 
 def tagged_pdf(printed: str, first: int) -> bytes:
@@ -262,17 +262,12 @@ def test_an_unchanged_tree_is_printed_and_recorded(tmp_path, monkeypatch):
     assert record["tree"] == pdf.tree_hash(tmp_path / "tree")
 
 
-#: a page whose MathJax never finishes: printing it waits in :func:`pdf.typeset` until stopped
-NEVER_TYPESET = """import sys
-from pathlib import Path
-from attnspec.core.stopping import one_line
-from attnspec.publish import pdf
-pdf.SINGLE = Path(sys.argv[1])
-source = pdf.SINGLE / "book" / "intro.html"
-source.write_text("<html><head><script>window.MathJax = {startup: {promise: new Promise(() => {})}}"
-                  "</script></head><body><p class='math'>x</p></body></html>")
-sys.exit(one_line("make pdf", lambda: pdf.print_pdf(source, pdf.SINGLE / "out" / "a.pdf") and 0))
-"""
+#: prints a page whose MathJax never finishes: it waits in :func:`pdf.typeset` until stopped
+NEVER_TYPESET = """import sys; from pathlib import Path
+from attnspec.core.stopping import one_line; from attnspec.publish import pdf
+pdf.SINGLE = Path(sys.argv[1]); page = pdf.SINGLE / "book" / "intro.html"
+page.write_text("<script>MathJax = {startup: {promise: new Promise(() => {})}}</script>")
+sys.exit(one_line("make pdf", lambda: pdf.print_pdf(page, pdf.SINGLE / "a.pdf") and 0))"""
 
 
 @pytest.mark.site
