@@ -95,7 +95,9 @@ def test_positive_real_accepts():
     assert positive_real("value", 2, 2.0) == 2.0
 
 
-@pytest.mark.parametrize("law", [MarchenkoPastur(1.5), PdfOnlyMarchenkoPastur(1.5)], ids=repr)
+@pytest.mark.parametrize(
+    "law", [MarchenkoPastur(1.5), PdfOnlyMarchenkoPastur(1.5)], ids=["closed", "from_pdf"]
+)
 def test_scipy_methods_agree_with_the_moments(law):
     """What rv_continuous adds (rvs, interval, expect with bounds, stats) agrees with the law."""
     mean, var = law.stats(moments="mv")
