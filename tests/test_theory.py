@@ -128,7 +128,7 @@ def test_moment_series():
     assert g.moment(1) == pytest.approx(t1, rel=1e-15)
     assert g.moment(2) == pytest.approx(second_moment(t1, t2), rel=1e-15)
     assert g.moment(3) == pytest.approx(5 * t1**3 + 6 * t1 * t2**2 + t2**3, rel=1e-14)
-    with pytest.raises(ValueError, match="n=-1"):
+    with pytest.raises(ValueError, match="order=-1"):
         g.moment(-1)
 
 

@@ -1,4 +1,5 @@
-"""An exclusive reservation of a folder by one process: ``flock`` on a hidden file beside it.
+"""An exclusive reservation of a folder by one process: a :class:`filelock.FileLock` (``flock``)
+on a hidden file beside it, holding the holder's pid.
 
 The kernel releases the lock when its holder dies, so a killed run never blocks the next one; the
 holder removes the file when it is done, or when it is interrupted
@@ -8,12 +9,13 @@ holder removes the file when it is done, or when it is interrupted
 from __future__ import annotations
 
 import errno
-import fcntl
 import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from .cleanup import removed_if_interrupted
 from .errors import InvalidInput
@@ -26,12 +28,57 @@ def lock_path(folder: Path) -> Path:
     return folder.parent / f".attnspec-{digest}.lock"
 
 
-def _open_lock(path: Path, what: str) -> int:
-    """The lock file at ``path``, opened (created with its parents if missing); InvalidInput if
-    its folder cannot be written."""
+class _Replaced(Exception):
+    """The lock was taken on a file that its last holder removed in between."""
+
+
+def _claim(path: Path, fd: int) -> None:
+    """Write this process's pid into the lock file just taken (what a refused run names), if it is
+    still the file at ``path``."""
+    try:
+        current = os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        current = False
+    if not current:
+        raise _Replaced
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+
+
+def _holder(path: Path) -> str:
+    try:
+        return path.read_bytes()[:32].decode("ascii", "replace").strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+@contextmanager
+def reserved(folder: Path, what: str) -> Iterator[None]:
+    """Hold ``folder`` for the block; InvalidInput, naming the holder's pid, if another holds it,
+    or if the folder that holds the lock file cannot be written.
+
+    The lock file beside it is created (with the parents) when missing and removed on exit. A
+    file that another holder removed in between is not trusted: the lock is taken again on the file
+    at that path. The lock is the resolved folder's (every symlink followed), so two paths to one
+    folder share it.
+    """
+    path = lock_path(Path(os.path.realpath(folder)))
+    lock = FileLock(
+        path, timeout=0, mode=0o644, fallback_to_soft=False, on_acquired=lambda fd: _claim(path, fd)
+    )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        while True:
+            try:
+                lock.acquire()
+                break
+            except _Replaced:
+                continue
+    except Timeout:
+        raise InvalidInput(
+            f"{what}: another run is writing into it (process {_holder(path)}); wait for it to "
+            "finish, or give another folder"
+        ) from None
     except OSError as exc:
         if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise
@@ -40,43 +87,9 @@ def _open_lock(path: Path, what: str) -> int:
             f"which cannot be written ({exc.strerror}); the lock sits there, not inside, because "
             "a run may replace the whole folder: give a folder inside a writable one"
         ) from None
-
-
-@contextmanager
-def reserved(folder: Path, what: str) -> Iterator[None]:
-    """Hold ``folder`` for the block; InvalidInput, naming the holder's pid, if another holds it.
-
-    The lock file beside it is created (with the parents) when missing and removed on exit. A
-    file that another holder removed in between is not trusted: the lock is taken again on the file
-    at that path. The lock is the resolved folder's (every symlink followed), so two paths to one
-    folder share it.
-    """
-    path = lock_path(Path(os.path.realpath(folder)))
-    while True:
-        fd = _open_lock(path, what)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-            os.close(fd)
-            raise InvalidInput(
-                f"{what}: another run is writing into it (process {holder}); wait for it to "
-                "finish, or give another folder"
-            ) from None
-        try:
-            if os.stat(path).st_ino == os.fstat(fd).st_ino:
-                break
-        except FileNotFoundError:
-            pass
-        os.close(fd)
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
     try:
         with removed_if_interrupted(path):
             yield
     finally:
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
-        os.close(fd)
+        path.unlink(missing_ok=True)
+        lock.release()

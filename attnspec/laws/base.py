@@ -1,7 +1,9 @@
-r"""The ``scipy.stats``-like interface shared by the limit laws of squared singular values.
+r"""The limit laws of squared singular values as :class:`scipy.stats.rv_continuous` distributions.
 
-:class:`SquaredSingularValueLaw` is a law on :math:`[0, \lambda_+]` (``edge`` = :math:`\lambda_+`).
-It handles arrays, scalars, NaN and the support once; a law implements the hooks
+:class:`SquaredSingularValueLaw` is a law on :math:`[0, \lambda_+]` (``edge`` = :math:`\lambda_+`),
+a :class:`~scipy.stats.rv_continuous` without shape parameters: each instance is one law, and
+scipy gives ``pdf``, ``cdf``, ``sf``, ``ppf``, ``interval``, ``median``, ``std``, ``rvs``… from
+the hooks a law implements:
 
 - ``_pdf(lam)``: the density at points :math:`0 < \lambda < \lambda_+` (required);
 - ``_cdf(lam)``, ``_ppf(p)``: the distribution and quantile functions inside the support, where a
@@ -9,16 +11,18 @@ It handles arrays, scalars, NaN and the support once; a law implements the hooks
   of the density in the variable u with :math:`\lambda = \lambda_+ s(u)^2`, :math:`s(u) = u^3 (4 -
   3u)`, in which a density with a :math:`\lambda^{-1/2}` or :math:`\lambda^{-2/3}` singularity at 0
   and a square-root edge becomes smooth;
-- ``mean``, ``var``, ``moment``.
+- ``_stats()`` (mean and variance) and ``_munp(n)`` (the moment :math:`E\lambda^n`), exact.
+
+A law's ``__init__`` sets ``edge`` and then calls ``super().__init__()``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import cached_property
 
 import numpy as np
+from scipy import stats
 
 from ..core import validate
 from ..core.errors import InvalidInput
@@ -37,23 +41,18 @@ def positive_real(name: str, value, high: float | None = None) -> float:
     return value
 
 
-def _as_array(x) -> tuple[np.ndarray, bool]:
-    arr = np.asarray(x, dtype=float)
-    return arr, arr.ndim == 0
+class SquaredSingularValueLaw(stats.rv_continuous):
+    r"""Base of the laws on :math:`[0, \lambda_+]`, from the hooks ``_pdf`` (and ``_cdf``,
+    ``_ppf``, ``_stats``, ``_munp``).
 
-
-def _out(arr: np.ndarray, scalar: bool):
-    return arr[()] if scalar else arr
-
-
-class SquaredSingularValueLaw:
-    r"""Base of the laws on :math:`[0, \lambda_+]`: ``pdf``, ``cdf``, ``sf``, ``ppf``, ``support``,
-    ``std``, ``median``, ``expect``, ``rvs`` from the hooks ``_pdf`` (and ``_cdf``, ``_ppf``).
-
-    Vectorized: array in, array out; a scalar in gives a scalar out. NaN maps to NaN.
+    Vectorized: array in, array out; a scalar in gives a scalar out. NaN maps to NaN. The density
+    is ``inf`` at 0 (an integrable singularity); the hooks see points strictly inside the support.
     """
 
     edge: float
+
+    def __init__(self) -> None:
+        super().__init__(a=0.0, b=float(self.edge), name=type(self).__name__)
 
     # ---- hooks -------------------------------------------------------------------------------
 
@@ -63,11 +62,23 @@ class SquaredSingularValueLaw:
 
     def _cdf(self, lam: np.ndarray) -> np.ndarray:
         """Distribution function at points strictly inside the support."""
-        return self._smooth.cdf(self._to_u(lam))
+        return np.clip(self._smooth.cdf(self._to_u(lam)), 0.0, 1.0)
 
     def _ppf(self, p: np.ndarray) -> np.ndarray:
         """Quantile at levels 0 < p < 1."""
         return self._from_u(self._smooth.ppf(p))
+
+    def _support_mask(self, x):
+        """The open support: the density's hooks never see 0 or the edge."""
+        return self._open_support_mask(x)
+
+    def _quadrature(self, func: Callable[[np.ndarray], np.ndarray]) -> float:
+        r""":math:`E[\mathrm{func}(\lambda)]` by Chebyshev (Fejér) quadrature in the variable u."""
+        return self._smooth.expect(func(self._from_u(self._smooth.nodes)))
+
+    def _munp(self, n: int) -> float:
+        r""":math:`E\lambda^n` by :meth:`_quadrature`; a law with a closed form overrides it."""
+        return self._quadrature(lambda lam: lam**n)
 
     def _cdf_integrand(self, u: np.ndarray) -> np.ndarray:
         r"""Density of u: :math:`q(\lambda_+ s^2)\, 2\lambda_+ s\, s'(u)`; a law may simplify it."""
@@ -96,71 +107,22 @@ class SquaredSingularValueLaw:
         """Size of the last Chebyshev coefficients of the interpolated density."""
         return self._smooth.tail
 
-    # ---- public interface --------------------------------------------------------------------
+    # ---- where the law differs from rv_continuous --------------------------------------------
 
-    def support(self) -> tuple[float, float]:
-        r"""The support :math:`(0, \lambda_+)`."""
-        return 0.0, float(self.edge)
-
-    def pdf(self, x):
+    def pdf(self, x, *args, **kwds):
         """Density; ``inf`` at 0 (an integrable singularity), 0 outside the support."""
-        lam, scalar = _as_array(x)
-        out = np.zeros(lam.shape)
-        inside = (lam > 0) & (lam < self.edge)
-        if np.any(inside):
-            out[inside] = self._pdf(lam[inside])
-        out[lam == 0] = np.inf
-        out[np.isnan(lam)] = np.nan
-        return _out(out, scalar)
+        out = super().pdf(x, *args, **kwds)
+        return np.where(np.asarray(x) == 0, np.inf, out)[()]
 
-    def cdf(self, x):
-        r"""Distribution function; exactly 0 at and below 0, 1 at and above :math:`\lambda_+`."""
-        lam, scalar = _as_array(x)
-        out = np.where(lam >= self.edge, 1.0, 0.0)
-        inside = (lam > 0) & (lam < self.edge)
-        if np.any(inside):
-            out[inside] = np.clip(self._cdf(lam[inside]), 0.0, 1.0)
-        out[np.isnan(lam)] = np.nan
-        return _out(out, scalar)
+    def moment(self, order, *args, **kwds) -> float:
+        r"""The exact moment :math:`E\lambda^n`, ``n = order`` an integer >= 0."""
+        return float(self._munp(validate.integer("order", order, 0)))
 
-    def sf(self, x):
-        """Survival function ``1 - cdf(x)``."""
-        return 1.0 - self.cdf(x)
-
-    def ppf(self, q):
-        r"""Quantile function, the inverse of :meth:`cdf`; ``nan`` outside [0, 1]."""
-        p, scalar = _as_array(q)
-        out = np.full(p.shape, np.nan)
-        out[p == 0] = 0.0
-        out[p == 1] = self.edge
-        inside = (p > 0) & (p < 1)
-        if np.any(inside):
-            out[inside] = self._ppf(p[inside])
-        return _out(out, scalar)
-
-    def median(self) -> float:
-        """The median ``ppf(0.5)``."""
-        return float(self.ppf(0.5))
-
-    def std(self) -> float:
-        """Standard deviation, the square root of ``var()``."""
-        return math.sqrt(self.var())
-
-    def expect(self, func: Callable[[np.ndarray], np.ndarray]) -> float:
-        r""":math:`E[\mathrm{func}(\lambda)]` by Chebyshev (Fejér) quadrature in the variable u.
-
-        ``func`` is called once with an array of points in :math:`(0, \lambda_+)`. Accurate for
-        smooth ``func``; see :class:`~attnspec.numerics.smooth_cdf.SmoothCDF`.
-        """
-        return self._smooth.expect(func(self._from_u(self._smooth.nodes)))
-
-    def rvs(self, size=None, random_state=None):
-        """Random variates by inversion, ``ppf(U)`` with U uniform on [0, 1).
-
-        ``random_state`` is a seed or a :class:`numpy.random.Generator` (as in ``scipy.stats``).
-        """
-        rng = np.random.default_rng(random_state)
-        return self.ppf(rng.random(size))
-
-    def _check_order(self, n) -> int:
-        return validate.integer("n", n, 0)
+    def expect(self, func=None, args=(), loc=0, scale=1, lb=None, ub=None, conditional=False, **kw):
+        r""":math:`E[\mathrm{func}(\lambda)]`; with ``func`` alone, by quadrature in a variable in
+        which the density is smooth (``func`` is called once with an array of points in
+        :math:`(0, \lambda_+)`; accurate for smooth ``func``), else as
+        :meth:`scipy.stats.rv_continuous.expect`."""
+        if args or loc != 0 or scale != 1 or lb is not None or ub is not None or conditional or kw:
+            return super().expect(func, args, loc, scale, lb, ub, conditional, **kw)
+        return float(self._quadrature(func if func is not None else (lambda lam: lam)))

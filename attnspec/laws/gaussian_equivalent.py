@@ -168,6 +168,7 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
         self._s2 = (self.theta1 - self.theta2) / self.theta1
         self._xp = self._unit_norm()
         self.edge = self.theta1 * self._xp**2
+        super().__init__()
 
     # ---- constructors ----------------------------------------------------------------------
 
@@ -253,18 +254,12 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
         r"""Density of u, :math:`2\rho(x_+ s(u))\, x_+ s'(u)` (the Jacobian simplified)."""
         return 2.0 * self._unit_rho(self._xp * smap(u)) * self._xp * smap_derivative(u)
 
-    def mean(self) -> float:
-        r""":math:`E\lambda = \theta_1`."""
-        return self.theta1
+    def _stats(self):
+        r"""Mean :math:`\theta_1` and variance :math:`\theta_1^2 + \theta_2^2` (from the free
+        cumulants; ``inf``, not OverflowError, if the parameters are huge)."""
+        return self.theta1, self.theta1 * self.theta1 + self.theta2 * self.theta2, None, None
 
-    def var(self) -> float:
-        r""":math:`\operatorname{Var}\lambda = \theta_1^2 + \theta_2^2`, from the free cumulants.
-
-        ``inf``, not OverflowError, if the parameters are huge.
-        """
-        return self.theta1 * self.theta1 + self.theta2 * self.theta2
-
-    def moment(self, n: int) -> float:
+    def _munp(self, n: int) -> float:
         r"""Exact moment :math:`E[\lambda^n]`.
 
         The generating function :math:`M(y) = \sum_k E[\lambda^k]\, y^k` solves
@@ -272,6 +267,5 @@ class GaussianEquivalentLaw(SquaredSingularValueLaw):
         (the quartic with :math:`G = M/z`, :math:`y = z^{-2}`); the power series is found by
         fixed-point iteration.
         """
-        n = self._check_order(n)
         s2, t2 = self.theta1 - self.theta2, self.theta2
         return series_moment(n, s2, t2, s2 * t2)

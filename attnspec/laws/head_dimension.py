@@ -98,6 +98,7 @@ class HeadDimensionLaw(SquaredSingularValueLaw):
         self._pieces = [self._piece(j) for j in range(len(self.intervals))]
         self._mass = np.array([p.mass for p in self._pieces])
         self._cum = np.concatenate([[0.0], np.cumsum(self._mass) / self._mass.sum()])
+        super().__init__()
 
     def __repr__(self) -> str:
         return (
@@ -187,7 +188,7 @@ class HeadDimensionLaw(SquaredSingularValueLaw):
         """The probability of each interval of :attr:`intervals` (the band holds c once split)."""
         return np.diff(self._cum)
 
-    def expect(self, func) -> float:
+    def _quadrature(self, func) -> float:
         r""":math:`E[\mathrm{func}(\lambda)]`, by Fejér quadrature on each interval."""
         return float(
             sum(
@@ -196,18 +197,13 @@ class HeadDimensionLaw(SquaredSingularValueLaw):
             )
         )
 
-    def mean(self) -> float:
-        r""":math:`E\lambda = \theta_1`."""
-        return self.theta1
+    def _stats(self):
+        r"""Mean :math:`\theta_1` and variance :math:`\theta_1^2 + \theta_2^2/c`."""
+        return self.theta1, self.theta1**2 + self.theta2**2 / self.ratio, None, None
 
-    def var(self) -> float:
-        r""":math:`\operatorname{Var}\lambda = \theta_1^2 + \theta_2^2/c`."""
-        return self.theta1**2 + self.theta2**2 / self.ratio
-
-    def moment(self, n: int) -> float:
+    def _munp(self, n: int) -> float:
         r"""Exact :math:`E[\lambda^n]` from the power series of
         :math:`M = 1 + (\theta_1 - r) y M^2 + r y M^3 - \sigma^2 r y^2 M^4`."""
-        n = self._check_order(n)
         r = self.theta2 / self.ratio
         return series_moment(n, self.theta1 - r, r, (self.theta1 - self.theta2) * r)
 

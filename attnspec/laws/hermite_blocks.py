@@ -81,6 +81,7 @@ class HermiteBlockLaw(SquaredSingularValueLaw):
         self._cdf_grid = 2.0 * cum / self.grid_mass
         inside = np.nonzero(rho > 1e-6 * rho.max())[0]
         self.edge = float(self._x[min(inside[-1] + 1, GRID - 1)] ** 2)
+        super().__init__()
 
     def __repr__(self) -> str:
         return (
@@ -131,10 +132,8 @@ class HermiteBlockLaw(SquaredSingularValueLaw):
         keep = np.concatenate([[True], np.diff(self._cdf_grid) > 0])
         return np.interp(p, self._cdf_grid[keep], self._x[keep]) ** 2
 
-    def mean(self) -> float:
-        r""":math:`E\lambda = \sum_j a_j + \sigma^2`."""
-        return self.total
-
-    def var(self) -> float:
-        r""":math:`\operatorname{Var}\lambda = (\sum_j a_j + \sigma^2)^2 + \sum_j a_j^2/c_j`."""
-        return self.total**2 + sum(a * a / c for a, c in zip(self.powers, self.ratios, strict=True))
+    def _stats(self):
+        r"""Mean :math:`\sum_j a_j + \sigma^2`, variance
+        :math:`(\sum_j a_j + \sigma^2)^2 + \sum_j a_j^2/c_j`."""
+        spread = sum(a * a / c for a, c in zip(self.powers, self.ratios, strict=True))
+        return self.total, self.total**2 + spread, None, None

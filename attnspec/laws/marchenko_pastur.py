@@ -44,6 +44,7 @@ class MarchenkoPastur(SquaredSingularValueLaw):
     def __init__(self, scale: float) -> None:
         self.scale = positive_real("scale", scale)
         self.edge = 4.0 * self.scale
+        super().__init__()
 
     def __repr__(self) -> str:
         return f"MarchenkoPastur(scale={self.scale!r})"
@@ -65,20 +66,15 @@ class MarchenkoPastur(SquaredSingularValueLaw):
         psi = bisect_increasing(lambda t: t + np.sin(t), np.pi * p, 0.0, np.pi)
         return self.edge * np.sin(0.5 * psi) ** 2
 
-    def mean(self) -> float:
-        """Mean :math:`s`."""
-        return self.scale
+    def _stats(self):
+        """Mean :math:`s` and variance :math:`s^2`."""
+        return self.scale, self.scale * self.scale, None, None
 
-    def var(self) -> float:
-        """Variance :math:`s^2`."""
-        return self.scale * self.scale
-
-    def moment(self, n: int) -> float:
+    def _munp(self, n: int) -> float:
         r""":math:`E\lambda^n = s^n C_n`, Catalan number :math:`C_n = \binom{2n}{n}/(n+1)`."""
-        n = self._check_order(n)
         return self.scale**n * math.comb(2 * n, n) / (n + 1)
 
-    def expect(self, func: Callable[[np.ndarray], np.ndarray], points: int = 256) -> float:
+    def _quadrature(self, func: Callable[[np.ndarray], np.ndarray], points: int = 256) -> float:
         r""":math:`E[\mathrm{func}(\lambda)]` by Gauss–Chebyshev quadrature of the second kind.
 
         With :math:`\lambda = x^2`, x semicircular on :math:`[-2\sqrt s, 2\sqrt s]`; exact for

@@ -12,24 +12,26 @@ attnspec.publish.pdf``.
    ``_build/pdf/attnspec.pdf``, atomically. The page size and margins are given to ``page.pdf()``,
    not to an ``@page`` rule: the theme's media queries then see the printed page's width.
 
-The same tree prints the same bytes once two things Chromium writes are fixed
+The same tree prints the same bytes once pikepdf fixes two things Chromium writes
 (:func:`reproducible`): the print time, as ``/CreationDate`` and ``/ModDate``, becomes the
 version's release date (``date-released`` of CITATION.cff); and the ids of the tagged PDF's table
 headers (``/ID (node00006557)``, referred to by the cells' ``/Headers``), which come from
-Chromium's DOM node counter and so depend on what it painted before, are numbered in order. Both
-keep their length, so the cross-reference offsets stay right.
+Chromium's DOM node counter and so depend on what it painted before, are numbered in order.
 """
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from .. import __version__
 from ..core.atomic import atomic_path, write_json
-from ..core.stopping import one_line
+from ..core.stopping import Terminated, one_line
 from .gate import Refused, in_place, tree_hash
 from .paths import CONFIG, ROOT
 from .provenance import file_digest
@@ -62,111 +64,9 @@ TYPESET = """() => {
   const ready = window.MathJax?.startup?.promise;
   ready ? ready.then(mark, mark) : mark();
 }"""
-#: readies the single page for print (see :func:`prepare`); ``parts`` are ``[caption, docname]``
-PREPARE = """({lines, css, parts}) => {
-  // every folded block printed open: dropdowns, folded cells and outputs, provenance
-  document.querySelectorAll('details').forEach(d => { d.open = true; });
-  document.querySelectorAll('.toggle-hidden').forEach(e => e.classList.remove('toggle-hidden'));
-  // each document at the top level, in reading order (singlehtml nests them in toctrees)
-  const spans = [...document.querySelectorAll('span[id^="document-"]')];
-  let at = spans.length ? spans[0].parentElement.closest('section') : null;
-  while (at && at.parentElement.closest('section')) at = at.parentElement.closest('section');
-  const docs = [];
-  spans.forEach(span => {
-    const doc = span.nextElementSibling;
-    if (!at || !doc || doc.tagName !== 'SECTION') return;
-    at.after(span, doc); at = doc; docs.push(doc);
-    doc.classList.add('attnspec-document');
-  });
-  document.querySelectorAll('.toctree-wrapper').forEach(w => {
-    if (!w.querySelector('section')) w.remove();
-  });
-  // a heading per part; a document's headings one level below its part's
-  const level = h => Number(h.tagName[1]);
-  const retag = (h, n) => {
-    const to = document.createElement('h' + Math.min(6, Math.max(1, n)));
-    [...h.attributes].forEach(a => to.setAttribute(a.name, a.value));
-    to.append(...h.childNodes); h.replaceWith(to);
-  };
-  const first = docs.length ? docs[0].previousElementSibling.previousElementSibling : null;
-  const sections = [first, ...docs].filter(Boolean);
-  const partOf = new Set();
-  parts.forEach(([caption, docname]) => {
-    const span = document.getElementById('document-' + docname);
-    if (!span) return;
-    const heading = document.createElement('h1');
-    heading.className = 'attnspec-part';
-    heading.id = 'attnspec-part-' + docname.replace(/\\W+/g, '-');
-    heading.textContent = caption;
-    span.before(heading);
-    span.nextElementSibling.classList.add('attnspec-after-part');
-  });
-  let inPart = false;
-  const HEADINGS = 'h1, h2, h3, h4, h5, h6';
-  sections.forEach(doc => {
-    if (doc.previousElementSibling?.previousElementSibling?.classList.contains('attnspec-part'))
-      inPart = true;
-    const headings = [...doc.querySelectorAll(HEADINGS)].filter(h => !h.closest('.cell_output'));
-    if (!headings.length) return;
-    const top = inPart ? 2 : 1, shift = top - level(headings[0]);
-    headings.forEach((h, i) => retag(h, i ? Math.max(top + 1, level(h) + shift) : top));
-  });
-  // headings a cell printed (Markdown output) go below the section that holds the cell
-  document.querySelectorAll('.cell_output').forEach(output => {
-    const headings = [...output.querySelectorAll(HEADINGS)];
-    if (!headings.length) return;
-    const section = output.closest('section');
-    const owner = section && [...section.querySelectorAll(HEADINGS)]
-      .find(h => h.closest('section') === section && !h.closest('.cell_output'));
-    const below = owner ? level(owner) + 1 : 3, least = Math.min(...headings.map(level));
-    headings.forEach(h => retag(h, below + level(h) - least));
-  });
-  // no pilcrows and no print-only copy of the title; no sentence about the site's downloads
-  document.querySelectorAll('a.headerlink, .onlyprint, .attnspec-downloads')
-    .forEach(e => e.remove());
-  // links into this page become anchors in it; links to files no reader has lose their target
-  document.querySelectorAll('a[href]').forEach(a => {
-    const url = new URL(a.href, document.baseURI);
-    if (url.protocol !== 'file:') return;
-    const id = decodeURIComponent(url.hash.slice(1));
-    if (id && document.getElementById(id)) a.setAttribute('href', '#' + id);
-    else a.removeAttribute('href');
-  });
-  // names in code break after a dot, slash or underscore, never inside a word
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
-    acceptNode: n => n.parentElement.closest('code') && !n.parentElement.closest('pre')
-      ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT,
-  });
-  const texts = [];
-  while (walker.nextNode()) texts.push(walker.currentNode);
-  texts.forEach(t => {
-    const pieces = t.data.split(/(?<=[._\\/])(?=[^._\\/])/);
-    if (pieces.length < 2) return;
-    const run = document.createDocumentFragment();
-    pieces.forEach((piece, i) => {
-      if (i) run.append(document.createElement('wbr'));
-      run.append(piece);
-    });
-    t.replaceWith(run);
-  });
-  // a heading stays on the page of what follows it
-  document.querySelectorAll('h2, h3, h4, h5, h6').forEach(h => {
-    const next = h.nextElementSibling;
-    if (!next || next.tagName === 'SECTION' || /^H[1-6]$/.test(next.tagName)) return;
-    const keep = document.createElement('div');
-    keep.className = 'attnspec-keep';
-    h.before(keep); keep.append(h, next);
-  });
-  const title = document.createElement('section');
-  title.className = 'attnspec-title-page';
-  lines.forEach((text, i) => {
-    const line = title.appendChild(document.createElement('p'));
-    line.textContent = text;
-    if (!i) line.className = 'attnspec-title';
-  });
-  document.body.prepend(title);
-  document.head.appendChild(document.createElement('style')).textContent = css;
-}"""
+#: readies the single page for print (see :func:`prepare`), and its print style sheet
+PREPARE = Path(__file__).with_name("print.js").read_text()
+PRINT_CSS = Path(__file__).with_name("print.css").read_text()
 #: the title of each heading the printed page shows, in order: the outline's entries
 TITLES = """() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
   .filter(h => h.getClientRects().length)
@@ -180,32 +80,6 @@ PRINT = {
     "tagged": True,
     "outline": True,
 }
-PRINT_CSS = """
-@media print {
-  .bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
-  .prev-next-area, .header-article, .headerlink, .toggle-secondary-sidebar, #pst-back-to-top {
-    display: none !important;
-  }
-  .bd-main .bd-content .bd-article-container { max-width: 100% !important; }
-  /* a page cannot scroll sideways: long code lines wrap, at a space where there is one */
-  pre { white-space: pre-wrap; overflow-wrap: break-word; font-size: 8pt; }
-  code, .pre { word-break: normal !important; overflow-wrap: break-word !important;
-    hyphens: none !important; }
-  figure, img, .cell, .cell_output, table, .cell_input, .attnspec-keep,
-  dl.py > dt { break-inside: avoid; }
-  h1, h2, h3, h4, h5, h6 { break-after: avoid; }
-  .attnspec-part, .attnspec-document:not(.attnspec-after-part) { break-before: page; }
-  .bd-main .bd-content .bd-article h1.attnspec-part { display: block; font-size: 2em;
-    margin: 0 0 1.2em; }
-  .bd-main .bd-content .bd-article section > h1 { display: block !important; }
-  figcaption, figcaption *, .caption, .caption-text { color: #000 !important; }
-  details > summary { list-style: none; }
-  details > summary::marker, details > summary .sd-summary-state-marker { display: none; }
-}
-.attnspec-title-page { break-after: page; text-align: center; padding-top: 30vh; }
-.attnspec-title-page .attnspec-title { font-size: 2.2em; font-weight: bold; margin-bottom: 0.6em; }
-.attnspec-title-page p { font-size: 1.2em; margin: 0.4em 0; }
-"""
 
 
 def title_lines() -> list[str]:
@@ -233,26 +107,6 @@ def _outline_entries(pdf) -> list:
     return found
 
 
-def retitled(pdf: bytes, titles: list[str]) -> bytes:
-    """``pdf`` with its outline's entries titled ``titles``, in order: Chromium titles an entry
-    from the heading's text runs on the page, which repeat or lose words where a heading wraps."""
-    import io
-
-    import pikepdf
-
-    with pikepdf.open(io.BytesIO(pdf)) as doc:
-        entries = _outline_entries(doc)
-        if len(entries) != len(titles):
-            raise RuntimeError(f"the outline has {len(entries)} entries for {len(titles)} headings")
-        if not entries:
-            return pdf
-        for entry, title in zip(entries, titles, strict=True):
-            entry.Title = pikepdf.String(title)
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True)
-        return out.getvalue()
-
-
 def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
     """``date-released`` of CITATION.cff, as ``YYYY-MM-DD``."""
     found = re.search(r'^date-released:\s*"?(\d{4}-\d{2}-\d{2})"?\s*$', citation.read_text(), re.M)
@@ -261,27 +115,54 @@ def release_date(citation: Path = ROOT / "CITATION.cff") -> str:
     return found.group(1)
 
 
-def reproducible(pdf: bytes, date: str) -> bytes:
-    """``pdf`` with ``/CreationDate`` and ``/ModDate`` set to ``date`` (midnight UTC) and the table
-    headers' node ids numbered in order of appearance, each of the same length as before."""
-    day = "D:" + date.replace("-", "") + "000000"
+#: the ids Chromium gives the tagged PDF's table headers, from its DOM node counter
+NODE_ID = re.compile(r"node\d+")
 
-    def same_date(found: re.Match) -> bytes:
-        old = found.group(2)
-        new = [d for d in (day + "+00'00'", day + "Z", day) if len(d) == len(old)]
-        if not new:
-            raise RuntimeError(f"unexpected PDF date {old!r}")
-        return found.group(1) + new[0].encode() + b")"
 
-    seen: dict[bytes, int] = {}
+def _node_ids(item) -> Iterator[tuple]:
+    """``(container, key)`` of each :data:`NODE_ID` string in a PDF object and its direct parts."""
+    import pikepdf
 
-    def in_order(found: re.Match) -> bytes:  # never longer: n ids come from a counter >= n
-        digits = found.group(1)
-        number = seen.setdefault(digits, len(seen))
-        return b"(node" + str(number).zfill(len(digits)).encode() + b")"
+    if isinstance(item, pikepdf.Dictionary):
+        keys = sorted(item.keys())
+    elif isinstance(item, pikepdf.Array):
+        keys = range(len(item))
+    else:
+        return
+    for key in keys:
+        part = item[key]
+        if isinstance(part, pikepdf.String) and NODE_ID.fullmatch(str(part)):
+            yield item, key
+        elif isinstance(part, (pikepdf.Dictionary, pikepdf.Array)) and not part.is_indirect:
+            yield from _node_ids(part)
 
-    pdf = re.sub(rb"(/(?:CreationDate|ModDate) ?\()(D:[^)]*)\)", same_date, pdf)
-    return re.sub(rb"(?<!\\)\(node(\d+)\)", in_order, pdf)
+
+def reproducible(pdf: bytes, date: str, titles: list[str]) -> bytes:
+    """``pdf`` as the same tree prints it every time, with ``/CreationDate`` and ``/ModDate`` set
+    to ``date`` (midnight UTC), the table headers' node ids numbered in the order of Chromium's
+    counter, and its outline's entries titled ``titles``, in order: Chromium titles an entry
+    from the heading's text runs on the page, which repeat or lose words where a heading wraps."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for key in ("/CreationDate", "/ModDate"):
+            if key in doc.docinfo:
+                doc.docinfo[key] = pikepdf.String("D:" + date.replace("-", "") + "000000Z")
+        found = [place for item in doc.objects for place in _node_ids(item)]
+        old = sorted({int(str(holder[key])[4:]) for holder, key in found})
+        rank = {number: f"node{i:08d}" for i, number in enumerate(old)}
+        for holder, key in found:
+            holder[key] = pikepdf.String(rank[int(str(holder[key])[4:])])
+        entries = _outline_entries(doc)
+        if len(entries) != len(titles):
+            raise RuntimeError(f"the outline has {len(entries)} entries for {len(titles)} headings")
+        for entry, title in zip(entries, titles, strict=True):
+            entry.Title = pikepdf.String(title)
+        if "/ID" in doc.trailer:
+            del doc.trailer["/ID"]  # so that the file's /ID is a digest of what it holds
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True)
+        return out.getvalue()
 
 
 def build_singlehtml() -> Path:
@@ -363,10 +244,16 @@ def print_pdf(source: Path, target: Path) -> Path:
                 pdf = page.pdf(**PRINT)
             finally:
                 browser.close()
+    except (KeyboardInterrupt, Terminated):
+        # Playwright's driver stops on the same signal; the futures it leaves failed are logged
+        # when collected ("Future exception was never retrieved"), after the one line that says
+        # the print was interrupted
+        logging.getLogger("asyncio").disabled = True
+        raise
     finally:
         copy.unlink(missing_ok=True)
     with atomic_path(target) as tmp:
-        tmp.write_bytes(retitled(reproducible(pdf, release_date()), titles))
+        tmp.write_bytes(reproducible(pdf, release_date(), titles))
     return target
 
 

@@ -20,6 +20,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import nbformat
 import yaml
@@ -161,57 +162,46 @@ def _data_uri(path: Path, data: bytes | None = None) -> str:
 
 def _local(base: Path, url: str) -> Path | None:
     """The file a relative URL in ``base`` points to, or None (remote, anchor, data or missing)."""
-    if re.match(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", url, re.I) or not url:
+    parts = urlsplit(url)
+    if not url or url.startswith("#") or parts.scheme or parts.netloc:
         return None
-    path = (base / url.split("#")[0].split("?")[0]).resolve()
+    path = (base / parts.path).resolve()
     return path if path.is_file() else None
 
 
 def _inline_css(path: Path) -> bytes:
+    """The style sheet at ``path`` with every local ``url(…)`` it loads embedded."""
     css = path.read_text(errors="replace")
 
     def repl(match):
         target = _local(path.parent, match.group(2))
-        return (
-            f"url({match.group(1)}{_data_uri(target)}{match.group(1)})"
-            if target
-            else match.group(0)
-        )
+        quote = match.group(1)
+        return f"url({quote}{_data_uri(target)}{quote})" if target else match.group(0)
 
     return re.sub(r"url\((['\"]?)([^)'\"]+)\1\)", repl, css).encode()
 
 
-#: a heading's pilcrow link, and a link around a figure to its image file (which the one-file
-#: page does not have)
-_HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
-_IMAGE_LINK = re.compile(r'<a\b[^>]*\bhref="_images/[^"]*"[^>]*>\s*(<img\b[^>]*>)\s*</a>', re.S)
-
-
 def inline(page: Path) -> str:
-    """``page`` with every local stylesheet, script and image embedded as a ``data:`` URI, without
-    the headings' pilcrow links and the links from figures to their image files."""
-    html = _IMAGE_LINK.sub(r"\1", _HEADERLINK.sub("", page.read_text()))
-    base = page.parent
-    html = re.sub(r"<link\b[^>]*\brel=\"(?:preload|prefetch|modulepreload)\"[^>]*>", "", html)
+    """``page`` with every local stylesheet, script, icon and image embedded as a ``data:`` URI,
+    without preload hints, the headings' pilcrow links and the links from figures to their image
+    files (which the one-file page does not have)."""
+    from bs4 import BeautifulSoup
 
-    def attr(match):
-        name, quote, url = match.group(1), match.group(2), match.group(3)
-        target = _local(base, url)
-        tag_start = html.rfind("<", 0, match.start())
-        tag = html[tag_start : match.start()].lower()
-        if target is None or not (tag.startswith(("<script", "<img", "<link", "<source"))):
-            return match.group(0)
-        if (
-            tag.startswith("<link")
-            and 'rel="stylesheet"' not in html[tag_start : html.find(">", match.start())]
-        ):
-            return (
-                match.group(0) if "icon" not in tag else f"{name}={quote}{_data_uri(target)}{quote}"
-            )
-        data = _inline_css(target) if target.suffix == ".css" else None
-        return f"{name}={quote}{_data_uri(target, data)}{quote}"
-
-    return re.sub(r"\b(src|href)=(['\"])([^'\"]*)\2", attr, html)
+    soup = BeautifulSoup(page.read_text(), "html.parser")
+    hints = "link[rel~=preload], link[rel~=prefetch], link[rel~=modulepreload], a.headerlink"
+    for tag in soup.select(hints):
+        tag.decompose()
+    for link in soup.select('a[href^="_images/"]'):
+        if len(link.find_all(True)) == 1 and link.img and not link.get_text(strip=True):
+            link.replace_with(link.img)
+    for tag in soup.find_all(["script", "img", "link", "source"]):
+        for name in ("src", "href"):
+            target = _local(page.parent, tag.get(name, ""))
+            rel = " ".join(tag.get("rel", []))
+            if target and (tag.name != "link" or "stylesheet" in rel or "icon" in rel):
+                data = _inline_css(target) if target.suffix == ".css" else None
+                tag[name] = _data_uri(target, data)
+    return str(soup)
 
 
 def render_html(notebook: str | Path, chap: Chapter, target: str | Path | None = None) -> Path:

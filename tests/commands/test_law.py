@@ -26,16 +26,10 @@ def test_prints_edge_mean_pdf_cdf(capsys):
     assert row.split()[1:] == ["0.000000", "1.000000"]
 
 
-def test_output_is_stable(capsys):
-    main(["law", "--at", "1,2"])
-    first = capsys.readouterr().out
-    main(["law", "--at", "1,2"])
-    assert capsys.readouterr().out == first
-
-
-def test_default_points(capsys):
+def test_default_points_and_stable_output(capsys):
     assert main(["law"]) == 0  # beta defaults to 1
     out = capsys.readouterr().out
+    assert main(["law"]) == 0 and capsys.readouterr().out == out
     # 0.1, 0.25, 0.5, 0.75, 0.9 of the edge 9.00954, to 4 significant digits
     for x in ["0.901000", "2.252000", "4.505000", "6.757000", "8.109000"]:
         assert x in out

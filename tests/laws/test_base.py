@@ -17,6 +17,7 @@ class PdfOnlyMarchenkoPastur(SquaredSingularValueLaw):
 
     def __init__(self, scale: float) -> None:
         self.scale, self.edge = scale, 4.0 * scale
+        super().__init__()
 
     def _pdf(self, lam):
         return np.sqrt(lam * (self.edge - lam)) / (2.0 * np.pi * self.scale * lam)
@@ -66,10 +67,10 @@ def test_a_law_without_pdf_is_incomplete():
 
 def test_order_check(pair):
     law, _ = pair
-    with pytest.raises(InvalidInput, match="n=-1 is out of range: must be an int >= 0"):
-        law._check_order(-1)
-    with pytest.raises(InvalidInput, match="n=1.5 is not an integer"):
-        law._check_order(1.5)
+    with pytest.raises(InvalidInput, match="order=-1 is out of range: must be an int >= 0"):
+        law.moment(-1)
+    with pytest.raises(InvalidInput, match="order=1.5 is not an integer"):
+        law.moment(1.5)
 
 
 @pytest.mark.parametrize(
@@ -92,3 +93,22 @@ def test_positive_real_rejects(value, high, text):
 def test_positive_real_accepts():
     assert positive_real("value", np.float32(0.5)) == 0.5
     assert positive_real("value", 2, 2.0) == 2.0
+
+
+@pytest.mark.parametrize(
+    "law", [MarchenkoPastur(1.5), PdfOnlyMarchenkoPastur(1.5)], ids=["closed", "from_pdf"]
+)
+def test_scipy_methods_agree_with_the_moments(law):
+    """What rv_continuous adds (rvs, interval, expect with bounds, stats) agrees with the law."""
+    mean, var = law.stats(moments="mv")
+    assert mean == pytest.approx(1.5, rel=1e-12) and var == pytest.approx(2.25, rel=1e-12)
+    draws = law.rvs(size=40_000, random_state=np.random.default_rng(3))
+    assert np.all((draws >= 0) & (draws <= 6.0))
+    assert abs(draws.mean() - 1.5) < 5 * math.sqrt(2.25 / draws.size)
+    assert abs(np.mean(draws**2) - law.moment(2)) < 5 * math.sqrt(law.moment(4) / draws.size)
+    lo, hi = law.interval(0.9)
+    assert law.cdf(hi) - law.cdf(lo) == pytest.approx(0.9, abs=1e-12)
+    assert law.expect(lambda x: x**3) == pytest.approx(law.moment(3), rel=1e-12)
+    whole = law.expect(lambda x: x**2, lb=0.0, ub=6.0)  # scipy's own quadrature
+    assert whole == pytest.approx(law.moment(2), rel=1e-7)
+    assert law.expect(lb=0.0, ub=lo, conditional=True) < lo
