@@ -25,10 +25,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from attnspec.publish import archive, downloads
-from attnspec.publish.paths import ROOT
-from tests.test_site import toc_pages
+from tests.site.reader import toc_pages
 
-BUILT = ROOT / "_build" / "html"
 pytestmark = pytest.mark.site  # needs the built site (make book)
 
 MAX_PAGE = 6_000_000
@@ -39,12 +37,6 @@ LOADS = re.compile(
     r"|<link\b[^>]*\brel=\"(?:stylesheet|preload)\"[^>]*\bhref=\"([^\"]+)\"",
     re.I,
 )
-
-
-@pytest.fixture(scope="module")
-def site() -> Path:
-    assert (BUILT / "index.html").is_file(), f"{BUILT} is not built: run `make book` first"
-    return BUILT
 
 
 def html_pages(site: Path) -> list[Path]:

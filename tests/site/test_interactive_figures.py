@@ -8,47 +8,16 @@ Needs the built site (`make book`) and /usr/bin/chromium.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from attnspec.present import interactive
-from attnspec.publish.paths import ROOT
 
-SITE = ROOT / "_build" / "html"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 FIGURES = {
     "limit-law": interactive.LAW_SLIDER,
     "convergence": interactive.DISTANCE_IN_D,
     "convergence-threshold": interactive.PHASE_DIAGRAM,
 }
 pytestmark = pytest.mark.site
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A copy of the built site: the tests never touch _build/html."""
-    assert (SITE / "index.html").is_file(), f"{SITE} is missing: build the site with `make book`"
-    copy = tmp_path_factory.mktemp("site") / "html"
-    shutil.copytree(SITE, copy)
-    return copy
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def open_figure(browser, site, name: str, width: int = 1280):
