@@ -110,21 +110,21 @@ site: install
 	"$(BIN)/python" -m attnspec.publish.gate site
 
 # The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
-# Its checks (tests/pdf_checks.py, not collected by make test, which builds no PDF) fail when the
+# Its checks (tests/site/pdf_checks.py, not collected by make test, which builds no PDF) fail when the
 # PDF is missing or unreadable.
 pdf: install browser poppler
 	"$(BIN)/python" -m attnspec.publish.pdf
-	$(PYTEST) -q tests/pdf_checks.py
+	$(PYTEST) -q tests/site/pdf_checks.py
 
 # The supplement archive dist/attnspec-VERSION-supplement.zip (reproducible: the same tree gives
-# the same bytes) from the published site and the PDF; then its checks (tests/dist_checks.py, not
+# the same bytes) from the published site and the PDF; then its checks (tests/site/dist_checks.py, not
 # collected by make test): SHA256SUMS verify, and the book opens offline from its index.html. The
 # PDF (minutes to print; the same tree prints the same bytes) is printed again only when a make
 # test passed since it was.
 PDF := _build/pdf/attnspec.pdf
 dist: site $(PDF)
 	"$(BIN)/python" -m attnspec.publish.archive
-	$(PYTEST) -q tests/dist_checks.py
+	$(PYTEST) -q tests/site/dist_checks.py
 
 # What GitHub Pages serves, _build/pages: the published site with downloads/ (the PDF and the
 # archive, their SHA256SUMS, and a page with each one's size and SHA-256), which every page's footer

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from attnspec.publish.paths import SOURCES
-from tests.test_site import toc_pages
+from tests.site.reader import toc_pages
 
 PER_CHAPTER = 120
 TOTAL = 1200

@@ -1,7 +1,7 @@
 """One version, defined once in pyproject.toml (read at run time through importlib.metadata), and
 the same everywhere it is shown: the installed package, `attnspec --version`, CITATION.cff,
 .zenodo.json, CHANGELOG.md (Keep a Changelog), the Citing page, every results file and the site's
-footer. (The PDF's title page: tests/pdf_checks.py, run by `make pdf`.)"""
+footer. (The PDF's title page: tests/site/pdf_checks.py, run by `make pdf`.)"""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@
   catalogues (``_static/locales``: the book is in English, and Sphinx reads them at build time,
   not the browser), and the alpha channel of the figures (``_images``), which are opaque: the
   same pixels, 13 % fewer bytes.
-- **Accessible theme markup**, fixed in the written pages (axe-core, ``tests/test_axe.py``): a
+- **Accessible theme markup**, fixed in the written pages (axe-core, ``tests/site/axe.py``): a
   button whose visible text is not part of its accessible name (the search field's "Search
   Ctrl+K" named "Search", the colour-mode icons titled "Light"/"Dark", myst-nb's "Show code cell
   outputs" named "Toggle hidden content"), the sidebar's empty ``<summary>`` toggles, and the

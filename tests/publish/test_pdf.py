@@ -1,5 +1,5 @@
-"""The PDF builder's own steps (tests/pdf_checks.py reads the printed book): the title page, the
-two byte fixes that make two prints the same, and, in Chromium, waiting for MathJax, preparing
+"""The PDF builder's own steps (tests/site/pdf_checks.py reads the printed book): the title page,
+the two byte fixes that make two prints the same, and, in Chromium, waiting for MathJax, preparing
 the page and printing small pages."""
 
 from __future__ import annotations

@@ -8,22 +8,10 @@ Needs the built site (`make book`) and /usr/bin/chromium.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from attnspec.present import interactive
-from attnspec.publish.paths import ROOT
 
-SITE = ROOT / "_build" / "html"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 FIGURES = {
     "limit-law": interactive.LAW_SLIDER,
     "convergence": interactive.DISTANCE_IN_D,
@@ -33,22 +21,16 @@ pytestmark = pytest.mark.site
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A copy of the built site: the tests never touch _build/html."""
-    assert (SITE / "index.html").is_file(), f"{SITE} is missing: build the site with `make book`"
-    copy = tmp_path_factory.mktemp("site") / "html"
-    shutil.copytree(SITE, copy)
-    return copy
+def figures(browser, site) -> dict:
+    """Each figure's page, opened when a test first asks for it, for the tests that change
+    nothing on it; a test that clicks or types opens its own (:func:`open_figure`)."""
 
+    class Opened(dict):
+        def __missing__(self, name: str):
+            self[name] = open_figure(browser, site, name)
+            return self[name]
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    return Opened()
 
 
 def open_figure(browser, site, name: str, width: int = 1280):
@@ -70,8 +52,8 @@ def open_figure(browser, site, name: str, width: int = 1280):
 
 
 @pytest.mark.parametrize("name", FIGURES)
-def test_each_figure_draws_and_loads_nothing_from_outside_the_site(browser, site, name):
-    page, requests = open_figure(browser, site, name)
+def test_each_figure_draws_and_loads_nothing_from_outside_the_site(figures, site, name):
+    page, requests = figures[name]
     div = FIGURES[name]
     traces = page.evaluate(f"() => document.getElementById('{div}')._fullData.length")
     drawn = page.evaluate(
@@ -82,7 +64,6 @@ def test_each_figure_draws_and_loads_nothing_from_outside_the_site(browser, site
     root = site.as_uri()
     outside = [u for u in requests if not (u.startswith(root + "/") or u.startswith("data:"))]
     assert outside == []
-    page.close()
 
 
 def test_moving_the_slider_changes_the_plotted_data(browser, site):
@@ -99,15 +80,14 @@ def test_moving_the_slider_changes_the_plotted_data(browser, site):
     page.close()
 
 
-def test_hovering_a_cell_shows_its_distance_and_error(browser, site):
-    page, _ = open_figure(browser, site, "convergence-threshold")
+def test_hovering_a_cell_shows_its_distance_and_error(figures):
+    page, _ = figures["convergence-threshold"]
     div = FIGURES["convergence-threshold"]
     box = page.locator(f"#{div} .nsewdrag").first.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
     page.wait_for_selector(f"#{div} .hovertext", timeout=10000)
     text = page.locator(f"#{div} .hovertext").first.text_content()
     assert "±" in text and "β" in text
-    page.close()
 
 
 def test_a_legend_click_hides_a_rung(browser, site):
@@ -121,8 +101,8 @@ def test_a_legend_click_hides_a_rung(browser, site):
 
 
 @pytest.mark.parametrize("name", FIGURES)
-def test_the_mode_bar_offers_no_upload_and_print_shows_the_static_image(browser, site, name):
-    page, _ = open_figure(browser, site, name)
+def test_the_mode_bar_offers_no_upload_and_print_shows_the_static_image(figures, name):
+    page, _ = figures[name]
     div = FIGURES[name]
     buttons = page.evaluate(
         f"() => [...document.getElementById('{div}').querySelectorAll('.modebar-btn')]"
@@ -135,8 +115,10 @@ def test_the_mode_bar_offers_no_upload_and_print_shows_the_static_image(browser,
                 img.naturalWidth > 0]; }}"""
     assert page.evaluate(shown) == [True, False, True]  # on screen: the plotly figure only
     page.emulate_media(media="print")
-    assert page.evaluate(shown) == [False, True, True]  # printed: the static image only
-    page.close()
+    try:
+        assert page.evaluate(shown) == [False, True, True]  # printed: the static image only
+    finally:
+        page.emulate_media(media="screen")
 
 
 def test_the_keyboard_hides_and_shows_a_rung_as_a_legend_click_does(browser, site):

@@ -4,7 +4,7 @@ are linked in the published layout, ``make pages``, where ``downloads/`` exists)
 ``@software`` entry has no url when the repository is unknown, and its reference list shows no
 internal "Checked: …" note (those stay in ``references.bib``).
 
-Needs the built site (`make book`); tests open a copy of it, never the site itself.
+Needs the built site (`make book`); tests read a copy of it, never the site itself.
 """
 
 from __future__ import annotations
@@ -16,19 +16,11 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from attnspec.publish import downloads
+from attnspec.publish import archive, downloads
 from attnspec.publish.paths import ROOT
 from attnspec.publish.repository import repository_url
-from tests.helpers import chromium, copy_site
 
-BUILT = ROOT / "_build" / "html"
 pytestmark = pytest.mark.site  # needs the built site (make book)
-
-
-@pytest.fixture(scope="module")
-def site() -> Path:
-    assert (BUILT / "index.html").is_file(), f"{BUILT} is not built: run `make book` first"
-    return BUILT
 
 
 def local_links(page: Path) -> list[tuple[str, Path]]:
@@ -50,22 +42,32 @@ def test_citing_and_landing_pages_link_no_file_the_site_lacks(site):
         assert downloads.UNPUBLISHED in text, f"{name} does not say how to make the downloads"
 
 
-def test_the_published_layout_links_the_downloads_from_the_landing_page(site, tmp_path):
-    copy = copy_site(site, tmp_path)
-    (copy / "downloads").mkdir()
-    files = ["attnspec-x.pdf", "attnspec-x-supplement.zip"]
-    for name in [*files, "index.html"]:
-        (copy / "downloads" / name).write_text("stand-in")
-    changed = downloads.link_downloads(copy, files)
-    assert {p.relative_to(copy).as_posix() for p in changed} == {
-        "book/citing.html",
-        "book/intro.html",
-    }
-    for page in changed:
-        text = page.read_text(encoding="utf-8")
+def test_the_published_layout_links_the_downloads(site, tmp_path):
+    """``make pages`` (:func:`downloads.assemble`) links the PDF, the archive and their index page
+    from the Citing page and the landing page, still says how to make them locally, and leaves
+    every other page as built."""
+    pdf = tmp_path / "attnspec.pdf"
+    pdf.write_bytes(b"%PDF-1.7 stand-in")
+    files = {"index.html": b"redirect"}
+    files[archive.SUMS] = archive.sums(files)
+    zipped = archive.write_zip(files, tmp_path / archive.name(), archive.folder(), "2026-12-01")
+    pages = downloads.assemble(site, pdf, zipped, tmp_path / "pages")
+    shipped = pages / downloads.DOWNLOADS
+    wanted = {shipped / f"{archive.folder()}.pdf", shipped / archive.name(), shipped / "index.html"}
+    assert all(f.is_file() for f in wanted)
+    linking = {"book/citing.html", "book/intro.html"}
+    for name in linking:
+        text = (pages / name).read_text(encoding="utf-8")
         assert downloads.UNPUBLISHED not in text
-        linked = {file for _, file in local_links(page)}
-        assert {(copy / "downloads" / f).resolve() for f in [*files, "index.html"]} <= linked
+        assert {f.resolve() for f in wanted} <= {file for _, file in local_links(pages / name)}
+    prose = html.unescape(re.sub(r"<[^>]+>", "", (pages / "book" / "citing.html").read_text()))
+    assert "make pdf" in prose and "make dist" in prose
+    changed = {
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if p.read_bytes() != (pages / p.relative_to(site)).read_bytes()
+    }
+    assert changed == linking
 
 
 def test_every_footer_links_how_to_cite(site):
@@ -101,14 +103,12 @@ def test_software_entry_has_a_url_or_says_why_not(site):
         assert "url" not in entry and 'class="attnspec-no-url"' in text
 
 
-def test_the_landing_pages_first_screen_cites_the_book(site, tmp_path):
-    copy = copy_site(site, tmp_path)
-    with chromium() as tab:
-        tab.set_viewport_size({"width": 1280, "height": 800})
-        tab.goto((copy / "book" / "intro.html").as_uri(), wait_until="load")
-        box = tab.locator(".attnspec-cite-box")
-        assert box.count() == 1
-        title = box.locator(".admonition-title").bounding_box()
-        entry = box.locator("pre").bounding_box()
-        assert title["y"] + title["height"] <= 800 and entry["y"] + 40 <= 800, (title, entry)
-        assert "@software{attnspec-" in box.inner_text() and "version" in box.inner_text()
+def test_the_landing_pages_first_screen_cites_the_book(site, tab):
+    tab.set_viewport_size({"width": 1280, "height": 800})
+    tab.goto((site / "book" / "intro.html").as_uri(), wait_until="load")
+    box = tab.locator(".attnspec-cite-box")
+    assert box.count() == 1
+    title = box.locator(".admonition-title").bounding_box()
+    entry = box.locator("pre").bounding_box()
+    assert title["y"] + title["height"] <= 800 and entry["y"] + 40 <= 800, (title, entry)
+    assert "@software{attnspec-" in box.inner_text() and "version" in box.inner_text()

@@ -1,8 +1,8 @@
-"""Accessibility of the built site, checked by axe-core: every page of the table of contents, in
-light and in dark mode (there, the rules that read colours), has no critical and no serious
-violation of WCAG 2 A/AA (and of axe's best practices).
+"""Accessibility as axe-core checks it: the critical and serious violations of WCAG 2 A/AA (and of
+axe's best practices) on an open page, in light and in dark mode (there, the rules that read
+colours; the checks: ``tests/site/test_built_pages.py``).
 
-A text whose contrast axe cannot determine (an "incomplete" ``color-contrast`` result) fails too,
+A text whose contrast axe cannot determine (an "incomplete" ``color-contrast`` result) counts too,
 unless it is made only of symbols (``✓``, ``≤``: axe measures no contrast for those, by design).
 So that axe can measure every entry of the sidebar, which scrolls in its own box, the window is
 2400 px tall: at 900 px the entries below its fold were "partially obscured" and left unmeasured.
@@ -10,25 +10,13 @@ So that axe can measure every entry of the sidebar, which scrolls in its own box
 axe-core comes from the ``axe-playwright-python`` package of the lock (its bundled
 ``axe.min.js``), injected once per page into headless Chromium (Debian's, through Playwright). An
 exception is listed in :data:`EXCEPTIONS` only with its upstream issue and the reason it cannot be
-fixed here. ``test_axe_sees_each_violation`` runs the same check on a page made of the defects the
-site once had, so the check is seen to fail.
-
-Needs the built site (`make book`; `make test` builds it first) and Debian's chromium.
+fixed here.
 """
 
 from __future__ import annotations
 
 from importlib.util import find_spec
 from pathlib import Path
-
-import pytest
-
-from attnspec.publish.paths import ROOT
-from tests.helpers import CHROMIUM, CHROMIUM_ARGS, copy_site
-from tests.test_site import toc_pages
-
-BUILT = ROOT / "_build" / "html"
-pytestmark = pytest.mark.site  # needs the built site (make book) and chromium (make browser)
 
 #: axe-core as the lock pins it (axe-playwright-python bundles axe-core 4.12.1).
 AXE = Path(next(iter(find_spec("axe_playwright_python").submodule_search_locations))) / "axe.min.js"
@@ -95,11 +83,6 @@ MODES = ("light", "dark")
 DARK = {**OPTIONS, "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    return copy_site(BUILT, tmp_path_factory.mktemp("site"))
-
-
 def run_axe(page, options: dict = OPTIONS) -> list[dict]:
     """The critical and serious violations axe finds on the open page, minus the exceptions, as
     ``{rule, impact, targets}``."""
@@ -132,38 +115,12 @@ def message_key(node: dict) -> str | None:
     return data.get("messageKey") if isinstance(data, dict) else None
 
 
-@pytest.fixture(scope="module")
-def tab():
-    """One headless Chromium tab for the module (each xdist worker has its own)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page(viewport=VIEWPORT)
-        finally:
-            browser.close()
-
-
-@pytest.fixture(scope="module")
-def violations(site, tab) -> dict[str, dict[str, list[dict]]]:
-    """axe's severe violations per TOC page and mode, each page checked when a test first asks
-    for it (``tests/schedule.py`` gives each page, both modes, to one worker)."""
-
-    class Found(dict):
-        def __missing__(self, name: str) -> dict[str, list[dict]]:
-            self[name] = check_page(tab, site / f"{name}.html")
-            return self[name]
-
-    return Found()
-
-
-def check_page(tab, page: Path) -> dict[str, list[dict]]:
-    """The severe violations on ``page`` in each mode: opened in light mode, then switched to dark
-    as the reader's system would switch (the theme's colour mode is "auto": it follows on the open
-    page, and its colour transitions are let finish before axe reads any colour)."""
-    tab.emulate_media(color_scheme="light")
-    tab.goto(page.as_uri(), wait_until="load")
+def check(tab) -> dict[str, list[dict]]:
+    """The severe violations on the page open (in light mode) in ``tab``, in each mode: every
+    figure drawn, then switched to dark as the reader's system would switch (the theme's colour
+    mode is "auto": it follows on the open page, and its colour transitions are let finish before
+    axe reads any colour)."""
+    tab.set_viewport_size(VIEWPORT)
     tab.evaluate(TYPESET)
     tab.evaluate(NEAR_FIGURES)
     tab.wait_for_function(DRAWN, timeout=120_000)
@@ -175,39 +132,3 @@ def check_page(tab, page: Path) -> dict[str, list[dict]]:
         tab.evaluate(SETTLED)
         found[mode] = run_axe(tab, DARK if mode == "dark" else OPTIONS)
     return found
-
-
-#: the pages the site ships besides its table of contents: the proof index, the indexes, search,
-#: and the index of the highlighted sources
-SHIPPED = ["prf-prf", "genindex", "py-modindex", "search", "_modules/index"]
-
-
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", [*toc_pages(), *SHIPPED])
-def test_no_critical_or_serious_accessibility_violation(violations, name, mode):
-    assert violations[name][mode] == []
-
-
-DEFECTIVE = """<!DOCTYPE html><html lang="en"><head><title>defects</title></head><body><main>
-<h1>Defects</h1>
-<div role="list"><p>a citation that is not a listitem</p></div>
-<button aria-label="Search">Find me</button>
-<details><summary></summary><p>hidden</p></details>
-<p style="color:#777;background:#fff">low contrast text</p>
-<p style="color:#333;background-image:linear-gradient(#fff,#ccc)">text on a gradient</p>
-</main></body></html>"""
-
-
-def test_axe_sees_each_violation(tab, tmp_path):
-    """In the module's tab: Playwright's sync API cannot start a second time in one worker."""
-    page_file = tmp_path / "defects.html"
-    page_file.write_text(DEFECTIVE)
-    tab.goto(page_file.as_uri())
-    rules = {v["rule"] for v in run_axe(tab)}
-    assert {
-        "aria-required-children",
-        "label-content-name-mismatch",
-        "summary-name",
-        "color-contrast",
-        "color-contrast (undetermined)",
-    } <= rules, rules

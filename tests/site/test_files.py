@@ -6,8 +6,6 @@
   (``book/_ext/local_plotly.py``); it is counted apart, in :func:`test_plotly_loads_on_demand`;
 - the site is under :data:`MAX_SITE` bytes, ships no source map (``*.map``) and no ``_sources``
   (no download button links to one);
-- the Citing page links the PDF and the supplement archive where the published layout
-  (``make pages``: the site with ``downloads/``) has them, and says how to make them locally;
 - no page's ``<title>``, sidebar entry or search-index page title holds raw TeX (``\\(``, ``$``,
   ``\\ell``, ``_{``): those places show text as written, with no MathJax to typeset it.
 
@@ -24,11 +22,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from attnspec.publish import archive, downloads
-from attnspec.publish.paths import ROOT
-from tests.test_site import toc_pages
+from tests.site.reader import toc_pages
 
-BUILT = ROOT / "_build" / "html"
 pytestmark = pytest.mark.site  # needs the built site (make book)
 
 MAX_PAGE = 6_000_000
@@ -39,12 +34,6 @@ LOADS = re.compile(
     r"|<link\b[^>]*\brel=\"(?:stylesheet|preload)\"[^>]*\bhref=\"([^\"]+)\"",
     re.I,
 )
-
-
-@pytest.fixture(scope="module")
-def site() -> Path:
-    assert (BUILT / "index.html").is_file(), f"{BUILT} is not built: run `make book` first"
-    return BUILT
 
 
 def html_pages(site: Path) -> list[Path]:
@@ -107,26 +96,6 @@ def test_site_is_light(site):
     assert sum(p.stat().st_size for p in files) < MAX_SITE
     linked = [p.name for p in html_pages(site) if "_sources/" in p.read_text(encoding="utf-8")]
     assert linked == []
-
-
-def test_citing_links_the_pdf_and_the_archive_in_the_published_layout(site, tmp_path):
-    pdf = tmp_path / "attnspec.pdf"
-    pdf.write_bytes(b"%PDF-1.7 stand-in")
-    files = {"index.html": b"redirect"}
-    files[archive.SUMS] = archive.sums(files)
-    zipped = archive.write_zip(files, tmp_path / archive.name(), archive.folder(), "2026-12-01")
-    pages = downloads.assemble(site, pdf, zipped, tmp_path / "pages")
-    citing = pages / "book" / "citing.html"
-    text = citing.read_text(encoding="utf-8")
-    links = {
-        (citing.parent / unquote(href)).resolve()
-        for href in re.findall(r'<a\b[^>]*\bhref="([^"#:]+)"', text)
-    }
-    shipped = pages / downloads.DOWNLOADS
-    wanted = {shipped / f"{archive.folder()}.pdf", shipped / archive.name(), shipped / "index.html"}
-    assert wanted <= links and all(f.is_file() for f in wanted)
-    prose = _text(text)
-    assert "make pdf" in prose and "make dist" in prose
 
 
 def _text(fragment: str) -> str:

@@ -107,10 +107,10 @@ UNRESOLVED = """() => [...document.querySelectorAll('.xref:not(a .xref), a.heade
 
 @pytest.mark.site  # needs chromium (make browser)
 def test_page_passes_the_sites_checks(run_folder):
-    """What the site's chapter pages pass (tests/test_site.py): no raw TeX, unresolved role or
-    repr in the text, no console error, nothing wider than a phone; and no dead link, no
+    """What the site's chapter pages pass (tests/site/test_built_pages.py): no raw TeX, unresolved
+    role or repr in the text, no console error, nothing wider than a phone; and no dead link, no
     unresolved cross-reference, a way back to the published chapter and a reference list."""
-    from tests.test_site import PHONE, defects, read
+    from tests.site.reader import PHONE, defects, read
 
     errors: list[str] = []
     with chromium() as tab:

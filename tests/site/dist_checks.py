@@ -3,8 +3,8 @@ a temporary folder: its checksums verify, it holds the published site and PDF as
 book opens offline from its `index.html`.
 
 `make dist` writes the archive and then runs this file by name; `make test` does not collect it (it
-builds no archive; tests/test_archive.py checks the archive builder there). Every check fails, none
-skips, when the archive is missing.
+builds no archive; tests/site/test_archive.py checks the archive builder there). Every check
+fails, none skips, when the archive is missing.
 """
 
 from __future__ import annotations
