@@ -52,6 +52,7 @@ def build_book(root: Path, text: str = "<p>book</p>") -> None:
     (html / "book" / "a.html").write_text(text)
     (root / gate.BOOK_LOG).write_text("build succeeded.\n")
     later(root / gate.BOOK_LOG)
+    gate.record_build(root)
 
 
 @pytest.fixture
@@ -144,6 +145,23 @@ def test_a_file_a_test_wrote_into_the_site_is_refused(tested):
     stamp_after_passing(tested)  # written after the build, before the stamp: a test's file
     message = refused(tested)
     assert "written after the book build" in message and "book/_probe_a.html" in message
+
+
+def test_a_built_file_with_a_future_mtime_is_published(tmp_path):
+    """A source with a future modification time is copied into the site keeping it: the site is
+    compared by content, so it is still the site the book build left."""
+    root = committed(tmp_path / "checkout", {"notebooks/a.md": "# A\n", ".gitignore": "_build/\n"})
+    build_book(root)
+    later(root / gate.HTML / "book" / "a.html", 3600)  # an hour ahead of the build's log
+    gate.record_build(root)
+    stamp_after_passing(root)
+    assert gate.publish(root).is_dir()
+
+
+def test_a_site_without_the_build_record_is_not_stamped(tested):
+    (tested / gate.BUILT).unlink()
+    with pytest.raises(gate.Refused, match="html-built.json is missing"):
+        stamp_after_passing(tested)
 
 
 def test_an_untracked_file_whose_name_is_not_utf8_is_stamped_without_a_traceback(tested):
