@@ -173,6 +173,7 @@ def _scratch(command: str) -> Iterator[None]:
         yield
         return
     before = {name: os.environ.get(name) for name in SCRATCH}
+    cleanup.remove_stale(Path(tempfile.gettempdir()), "attnspec-")  # those of killed commands
     with cleanup.temporary_folder(Path(tempfile.gettempdir()), "attnspec-") as folder:
         os.environ.update({name: str(folder / sub) for name, sub in SCRATCH.items()})
         try:
