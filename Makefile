@@ -158,7 +158,8 @@ lint: install
 # Lint first (seconds; fails early). Then, on both cores (pytest-xdist, one worker per core, a file
 # per worker at a time, the longest first: tests/schedule.py): every test that needs no built site,
 # and nbval on every notebook, all in the portability environment. Beside them the book is built
-# (it only reads the stored notebooks), and as soon as it is, the tests of the built site run in
+# (it only reads the stored notebooks), and as soon as it is (each built file's digest recorded:
+# _build/html-built.json, which make site compares the site with), the tests of the built site run in
 # Chromium (they mostly wait for the browser; make test 775 s, 793-814 s with them after the phase:
 # benchmarks/README.md). All must pass. Every test's duration goes to
 # _build/test-durations.json and _build/site-durations.json. The tree is recorded as the run begins,
@@ -174,6 +175,7 @@ test: install
 	( "$(BIN)/jupyter-book" build . --all -W --keep-going > _build/book.log 2>&1; built=$$?; \
 	  echo "== book build (exit $$built): _build/book.log ==" > _build/site.log; \
 	  tail -n 5 _build/book.log >> _build/site.log; test $$built -eq 0 && \
+	  "$(BIN)/python" -m attnspec.publish.gate built >> _build/site.log 2>&1 && \
 	  $(PYTEST) -m site --timings=_build/site-durations.json --tally=_build/site-tally.json \
 	    tests >> _build/site.log 2>&1 ) & \
 	site=$$!; \

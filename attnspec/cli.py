@@ -5,17 +5,18 @@ exit status:
 
 ====  ==========================================================================================
 2     invalid input (:class:`~attnspec.core.errors.InvalidInput`, or a bad option); nothing is
-written 71    out of memory (``MemoryError``, e.g. under ``ulimit -v``) 74    an operating-system
-error (``OSError``: disk full, permission denied, ...) 75    the run could not finish
-(:class:`~attnspec.core.errors.RunFailed`); run it again to resume 130   interrupted (Ctrl-C); 143:
-terminated (SIGTERM). Finished trials are kept in the cache.
+      written
+71    out of memory (``MemoryError``, e.g. under ``ulimit -v``)
+74    an operating-system error (``OSError``: disk full, permission denied, ...)
+75    the run could not finish (:class:`~attnspec.core.errors.RunFailed`); run it again to resume
+130   interrupted (Ctrl-C); 143: terminated (SIGTERM). Finished trials are kept in the cache.
 ====  ==========================================================================================
 
 Any other exception is a bug and keeps its traceback. Requested files are written before the
 results are printed. One rule for stdout: what a command prints is part of its output, so if it
 cannot be printed (stdout closed, as in ``attnspec law >&-``, or full, as ``/dev/full``) the status
-is 74 with one line on stderr, the requested files kept; a reader that stops reading (a broken
-pipe, as in ``| head -1``) is not an error, status 0.
+is 74 with one line on stderr, the requested files kept (``--help`` and ``--version`` too); a
+reader that stops reading (a broken pipe, as in ``| head -1``) is not an error, status 0.
 """
 
 from __future__ import annotations
@@ -25,8 +26,13 @@ import io
 import os
 import re
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from .commands import chapters, diff, ladder, law, notebooks, run, sweep
+from .core import cleanup
 from .core.errors import InvalidInput, RunFailed
 from .core.stopping import (
     EXIT_INTERRUPTED,
@@ -146,6 +152,40 @@ def _kept(command: str) -> str:
     return "nothing partial is left"
 
 
+#: what the kernels and workers of a command write besides its outputs, each in a subfolder of the
+#: command's own temporary folder (:func:`_scratch`): IPython's profile, matplotlib's configuration
+#: and font cache, Dask's scratch space
+SCRATCH = {
+    "IPYTHONDIR": "ipython",
+    "MPLCONFIGDIR": "matplotlib",
+    "DASK_TEMPORARY_DIRECTORY": "dask",
+}
+
+
+@contextmanager
+def _scratch(command: str) -> Iterator[None]:
+    """For a command that starts kernels or workers (:data:`TRIAL_COMMANDS`): a private folder
+    ``$TMPDIR/attnspec-PID-XXXXXXXX.tmp`` holding :data:`SCRATCH`, named in the environment they
+    inherit, removed when the command ends or stops. So nothing is written to ``~/.ipython``,
+    ``~/.cache/matplotlib`` or ``$TMPDIR/dask-scratch-space`` (a read-only home gives no warning),
+    and no profile or ``matplotlibrc`` of the user's changes a computed output."""
+    if command not in TRIAL_COMMANDS:
+        yield
+        return
+    before = {name: os.environ.get(name) for name in SCRATCH}
+    cleanup.remove_stale(Path(tempfile.gettempdir()), "attnspec-")  # those of killed commands
+    with cleanup.temporary_folder(Path(tempfile.gettempdir()), "attnspec-") as folder:
+        os.environ.update({name: str(folder / sub) for name, sub in SCRATCH.items()})
+        try:
+            yield
+        finally:
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
 def _fail(command: str, message: str, status: int) -> int:
     print(f"attnspec {command}: {message}", file=sys.stderr)
     return status
@@ -184,13 +224,18 @@ def main(argv: list[str] | None = None) -> int:
     _copied_checkout()
     try:
         args = build_parser().parse_args(argv)
-    except OSError as exc:  # --version or --help into a full or closed stdout
+    except OSError as exc:  # --version or --help into a full stdout
         _discard_stdout()
         print(f"attnspec: system error: stdout: {system_error(exc)}", file=sys.stderr)
         return EXIT_OS
+    except SystemExit as done:  # --version or --help into a closed stdout
+        if done.code == 0 and isinstance(sys.stdout, _ClosedStdout) and sys.stdout.lost:
+            print("attnspec: system error: stdout is closed: nothing was printed", file=sys.stderr)
+            return EXIT_OS
+        raise
     name = args.command
     try:
-        with sigterm_raises():
+        with sigterm_raises(), _scratch(name):
             status = args.run(args) or 0
             if isinstance(sys.stdout, _ClosedStdout) and sys.stdout.lost:
                 return _unprinted(name, "stdout is closed")

@@ -82,6 +82,25 @@ def _kernel_manager_class(work: Path):
     return QuietKernelManager
 
 
+def loopback_usable() -> None:
+    """Connect to ``127.0.0.1``, over which the kernel is reached; when loopback is down, an
+    ``OSError`` in one line at once, not a kernel that does not answer for a minute."""
+    import socket
+
+    try:
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(1)
+            socket.create_connection(server.getsockname(), timeout=5).close()
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise OSError(
+            exc.errno,
+            f"no connection to 127.0.0.1 ({reason}), over which the kernel is reached: "
+            "bring the loopback interface up (ip link set lo up)",
+        ) from None
+
+
 def _shutdown() -> None:
     """Stop every kernel still running (after an interrupt during start-up or execution)."""
     from jupyter_client.utils import run_sync
@@ -112,10 +131,13 @@ def execute_notebook(
     ------
     papermill.exceptions.PapermillExecutionError
         when a cell raises; the notebook's own traceback is in the message.
+    OSError
+        when loopback is down (:func:`loopback_usable`).
     """
     import nbformat
     import papermill
 
+    loopback_usable()
     source, executed = work / "input.ipynb", work / "output.ipynb"
     if cwd is None:
         cwd = work / "cwd"

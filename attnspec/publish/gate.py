@@ -11,9 +11,10 @@ as the runs' tallies (``--tally``, :mod:`tests.tally`) record.
 left its marker in this run, and the tree is still the one it began with, it writes
 ``_build/tested.json`` with the content hash of the tested tree (:func:`tree_hash`: every file git
 does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the counts
-of that full run (collected, ran, passed), the content hash of the site it built (``_build/html``)
-and the time of that build (``_build/book.log``, which the book build writes last). Outside a git
-checkout it writes none (and ``make test`` still passes).
+of that full run (collected, ran, passed), the content hash of the site as the book build left it
+(``python -m attnspec.publish.gate built``, run as the build ends, records each file's digest in
+``_build/html-built.json``) and the book build's log (``_build/book.log``). Outside a git checkout
+it writes none (and ``make test`` still passes).
 
 ``python -m attnspec.publish.gate site`` (``make site``) copies ``_build/html`` to ``_build/site``
 only when
@@ -24,8 +25,9 @@ only when
 - the stamp exists and names this tree (the same :func:`tree_hash`), and its counts are those of
   a full run (as many tests ran and passed as the suite collects, and more than none);
 - ``_build/book.log`` is the stamped one: no ``make test`` has run since, failing or not;
-- ``_build/html`` is the stamped site, and no file in it is newer than the book build's end
-  (nothing a test wrote after the build, such as a probe page).
+- ``_build/html`` is the stamped site, file for file as the book build left it (nothing a test
+  wrote after the build, such as a probe page; contents are compared, never modification times,
+  which a source copied into the site keeps).
 
 Otherwise it refuses in one line and writes nothing. The copy is checked file by file against the
 stamp and moved into place whole.
@@ -53,6 +55,8 @@ HTML = f"{BUILD}/html"
 SITE = f"{BUILD}/site"
 #: the book build's log: ``make test`` writes it while building, so it ends when the build ends
 BOOK_LOG = f"{BUILD}/book.log"
+#: each file's digest in ``_build/html`` as the book build ended (:func:`record_build`)
+BUILT = f"{BUILD}/html-built.json"
 #: the tree as ``make test`` began, and the steps of ``make test`` that must pass for a stamp
 BEGIN = f"{BUILD}/test-begin.json"
 STEPS = ("lint", "tests")
@@ -158,6 +162,27 @@ def folder_digests(folder: Path) -> dict[str, str]:
         for p in sorted(folder.rglob("*"))
         if p.is_file() or p.is_symlink()
     }
+
+
+def record_build(root: Path = ROOT) -> Path:
+    """Record :func:`folder_digests` of ``_build/html`` as the book build ends, before any test of
+    the built site runs (``make test``; ``built``)."""
+    html = root / HTML
+    if not html.is_dir():
+        raise Refused(f"{HTML} is missing: the book build writes it")
+    write_json(in_place(root, BUILT), folder_digests(html))
+    return root / BUILT
+
+
+def _built(root: Path) -> dict[str, str]:
+    """The digests :func:`record_build` recorded (Refused if missing)."""
+    try:
+        built = json.loads((root / BUILT).read_text())
+    except (OSError, ValueError):
+        built = None
+    if not isinstance(built, dict):
+        raise Refused(f"{BUILT} is missing or unreadable: make test's book build writes it")
+    return built
 
 
 def begin(root: Path = ROOT) -> Path:
@@ -278,7 +303,7 @@ def _tested_tree(root: Path) -> tuple[str, dict]:
 def write_stamp(root: Path = ROOT) -> Path:
     """Record that the tree ``make test`` began with passed every step (its last step)."""
     html, log = root / HTML, root / BOOK_LOG
-    for path in (html, log):
+    for path in (html, log, root / BUILT):
         if not path.exists():
             raise Refused(f"{path.relative_to(root)} is missing: make test builds it")
     _no_ignored_sources(root)
@@ -288,7 +313,7 @@ def write_stamp(root: Path = ROOT) -> Path:
         "tree": tree,
         "tests": counts,
         "files": len(tree_files(root)),
-        "html": content_hash(folder_digests(html).items()),
+        "html": content_hash(_built(root).items()),
         "book_log": {"sha256": file_digest(log), "mtime_ns": log.stat().st_mtime_ns},
         "time": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -326,15 +351,21 @@ def check(root: Path = ROOT) -> dict:
     ):
         raise Refused("the tree is untested: a make test ran after the last passing one")
     html = root / HTML
-    if not html.is_dir() or content_hash(folder_digests(html).items()) != stamp.get("html"):
-        raise Refused(f"{HTML} is not the site the last passing make test built")
-    end = log.stat().st_mtime_ns
-    late = sorted(p for p in html.rglob("*") if p.is_file() and p.stat().st_mtime_ns > end)
-    if late:
-        raise Refused(
-            f"{len(late)} files in {HTML} were written after the book build (by a test?), e.g. "
-            f"{late[0].relative_to(html).as_posix()}"
-        )
+    digests = folder_digests(html) if html.is_dir() else {}
+    if content_hash(digests.items()) != stamp.get("html"):
+        message = f"{HTML} is not the site the last passing make test built"
+        try:
+            built = _built(root)
+        except Refused:
+            raise Refused(message) from None
+        late = sorted(name for name in digests if built.get(name) != digests[name])
+        gone = sorted(set(built) - set(digests))
+        if late or gone:
+            message += (
+                f": {len(late)} files written after the book build (by a test?) and {len(gone)} "
+                f"removed, e.g. {(late or gone)[0]}"
+            )
+        raise Refused(message)
     return stamp
 
 
@@ -370,6 +401,8 @@ def _act(action: str, argv: list[str], root: Path) -> int:
         if action in ("begin", "passed", "stamp") and not (root / ".git").exists():
             if action == "stamp":
                 print("not a git checkout: no stamp written, so make site will refuse this tree")
+        elif action == "built":
+            record_build(root)
         elif action == "begin":
             begin(root)
         elif action == "passed":
@@ -387,14 +420,15 @@ def _act(action: str, argv: list[str], root: Path) -> int:
 
 
 def main(argv: list[str], root: Path = ROOT) -> int:
-    """``begin``, ``passed STEP`` and ``stamp`` (the start, steps and end of make test) or
+    """``begin``, ``built``, ``passed STEP`` and ``stamp`` (the start, the book build's end, steps
+    and end of make test) or
     ``site`` (make site); 1 when refused, and one line with 130, 143 or 74 on Ctrl-C, SIGTERM or a
     system error (:func:`~attnspec.core.stopping.one_line`)."""
     action = argv[0] if argv else None
-    if (action, len(argv)) not in (("begin", 1), ("passed", 2), ("stamp", 1), ("site", 1)):
-        print(
-            "usage: python -m attnspec.publish.gate begin|passed STEP|stamp|site", file=sys.stderr
-        )
+    actions = (("begin", 1), ("built", 1), ("passed", 2), ("stamp", 1), ("site", 1))
+    if (action, len(argv)) not in actions:
+        usage = "usage: python -m attnspec.publish.gate begin|built|passed STEP|stamp|site"
+        print(usage, file=sys.stderr)
         return 2
     command = f"make {'site' if action == 'site' else 'test'}"
     return one_line(command, lambda: _act(action, argv, root))

@@ -399,3 +399,41 @@ def test_a_folder_whose_parent_cannot_be_written_is_refused_saying_why(
     monkeypatch.setattr(lock.os, "open", read_only)
     assert cli_status([*SETUP, "-o", str(tmp_path / "R")]) == 2
     one_line(capsys.readouterr().err, "its lock file goes beside it, in")
+
+
+@pytest.mark.slow  # executes a chapter and a sweep
+def test_nothing_is_written_to_home_or_tmpdir_and_a_read_only_home_gives_no_warning(
+    tmp_path, mounted
+):
+    """Issue 50, L7: a run wrote ``~/.ipython`` and ``~/.cache/matplotlib``, a sweep
+    ``$TMPDIR/dask-scratch-space``; under a read-only home IPython and matplotlib warned in many
+    lines. Their folders are the command's own temporary folder, removed at its end."""
+    home, scratch = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    scratch.mkdir()
+    sweep = ["sweep", "--d", "20", "--trials", "2", "--workers", "1", "-o", "s.csv"]
+    for folder, argv in ((home, [*SETUP, "-o", "R1"]), (mounted("ro"), [*SETUP, "-o", "R2"])):
+        done = attnspec(*argv, cwd=tmp_path, env={"HOME": str(folder), "TMPDIR": str(scratch)})
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+    done = attnspec(*sweep, cwd=tmp_path, env={"HOME": str(home), "TMPDIR": str(scratch)})
+    assert done.returncode == 0, done.stderr
+    assert list(home.rglob("*")) == [] and list(scratch.rglob("*")) == []
+
+
+def test_with_loopback_down_a_run_is_one_line_at_once_and_leaves_no_folder(
+    tmp_path, monkeypatch, capsys
+):
+    """Issue 50, L7: with loopback down, a run waited a minute for a kernel it could not reach,
+    then ended in a "Kernel didn't respond" traceback."""
+    import errno
+    import socket
+
+    def unreachable(*args, **kwargs):
+        raise OSError(errno.ENETUNREACH, os.strerror(errno.ENETUNREACH))
+
+    monkeypatch.setattr(socket, "create_connection", unreachable)
+    monkeypatch.chdir(tmp_path)
+    assert cli_status([*SETUP, "-o", "R"]) == 74
+    message = "system error: no connection to 127.0.0.1 (Network is unreachable)"
+    one_line(capsys.readouterr().err, f"attnspec run: {message}")
+    assert list(tmp_path.iterdir()) == []

@@ -276,12 +276,6 @@ def test_only_a_regular_file_of_bounded_size_is_read(kind, tmp_path, capsys, mon
         assert "not a results file" in err and err.count("\n") == 1, err
 
 
-def test_a_value_key_that_appears_twice_is_refused(tmp_path, capsys):
-    twice = [{"key": "k", "kind": "number", "value": v, "text": str(v)} for v in (3, 4)]
-    assert main(["diff", _results(tmp_path, "a.json", values=twice), _results(tmp_path, "b")]) == 2
-    assert "the value key 'k' appears more than once" in capsys.readouterr().err
-
-
 def test_claims_are_paired_by_claim_not_by_position(tmp_path, capsys):
     claims = [{"claim": n, "holds": True} for n in ("first", "second", "third")]
     a = _results(tmp_path, "a.json", claims=claims[1:])  # the re-run lacks claim 0

@@ -292,12 +292,16 @@ def test_a_huge_value_is_not_echoed_whole(tmp_path):
 
 
 @pytest.mark.parametrize("option", ["--version", "--help"])
-def test_version_or_help_into_a_full_stdout_is_one_line_and_status_74(option, tmp_path):
-    """Issue 50, L1: ``attnspec --version >/dev/full`` ended in a traceback."""
+def test_version_or_help_into_a_full_or_closed_stdout_is_one_line_and_status_74(option, tmp_path):
+    """Issue 50, L1: ``attnspec --version >/dev/full`` ended in a traceback; ``--help >&-``
+    exited 0, having printed nothing."""
     with open("/dev/full", "w") as full:
         done = attnspec(option, cwd=tmp_path, stdout=full)
     assert done.returncode == 74
     one_line(done.stderr, "attnspec: system error: stdout: No space left on device")
+    done = attnspec(option, cwd=tmp_path, stdout=None, preexec_fn=closed_stdout)
+    assert done.returncode == 74
+    one_line(done.stderr, "attnspec: system error: stdout is closed: nothing was printed")
 
 
 def test_a_copied_checkouts_console_script_warns_that_it_runs_the_originals_code(tmp_path):
