@@ -20,7 +20,6 @@ from ..present.claims import Claim
 from ..present.numbers import significant
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import BULK_EQUIVALENCE
 
 #: Every rung but the reference.
 OTHERS = [n for n in MODEL_NAMES if n != REFERENCE]
@@ -38,7 +37,6 @@ class BulkEquivalence(ChapterStudy):
 
     name = "bulk-equivalence"
     prefix = "bulk"
-    parameters = BULK_EQUIVALENCE
 
     def compute(self) -> None:
         c = self.config

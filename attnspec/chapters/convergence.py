@@ -23,7 +23,6 @@ from ..present.interactive import HTML_SYMBOLS, Series
 from ..present.numbers import ONE_OR_TWO, decimals_for, fixed, format_uncertain
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import CONVERGENCE
 
 #: Every rung against the :math:`\theta^f` law, then the Taylor rungs against their :math:`\theta^Q`
 #: law.
@@ -348,7 +347,6 @@ class Convergence(ChapterStudy):
 
     name = "convergence"
     prefix = "conv"
-    parameters = CONVERGENCE
 
     def compute(self) -> None:
         c = self.config

@@ -36,7 +36,6 @@ from ..present.numbers import fixed
 from ..present.tables import markdown_table
 from .base import ChapterStudy
 from .convergence import THEOREM, uncertain_text
-from .declarations import CONVERGENCE_THRESHOLD
 
 #: This book's convention for "on the law": a Kolmogorov distance below this tolerance.
 KS_TOL = 0.05
@@ -574,7 +573,6 @@ class ConvergenceThreshold(ChapterStudy):
 
     name = "convergence-threshold"
     prefix = "thresh"
-    parameters = CONVERGENCE_THRESHOLD
 
     def compute(self) -> None:
         c = self.config

@@ -29,7 +29,6 @@ from ..present.claims import Claim
 from ..present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
 from . import head_dimension_blocks, head_dimension_figures, head_dimension_tables
 from .base import ChapterStudy
-from .declarations import HEAD_DIMENSION
 from .head_dimension_tables import distance_text, mean_se, rate_text, ratio_text
 
 #: The parameters of the Hermite-block series (the others are those of the study).
@@ -59,7 +58,6 @@ class HeadDimension(ChapterStudy):
 
     name = "head-dimension"
     prefix = "headdim"
-    parameters = HEAD_DIMENSION
 
     def compute(self) -> None:
         p = self.params

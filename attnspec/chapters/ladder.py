@@ -19,7 +19,6 @@ from ..present.claims import Claim
 from ..present.numbers import significant
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import LADDER
 
 #: The linearization step, the one the theory is about.
 LIN_STEP = ("Y_Q", "Y_Q_lin")
@@ -41,7 +40,6 @@ class Ladder(ChapterStudy):
 
     name = "ladder"
     prefix = "ladder"
-    parameters = LADDER
 
     def compute(self) -> None:
         c = self.config

@@ -27,7 +27,6 @@ from ..present.claims import Claim
 from ..present.numbers import round_off_bound
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import LIMIT_LAW
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"
@@ -305,7 +304,6 @@ class LimitLaw(ChapterStudy):
 
     name = "limit-law"
     prefix = "law"
-    parameters = LIMIT_LAW
 
     def compute(self) -> None:
         c = self.config

@@ -19,7 +19,6 @@ from ..present.claims import Claim
 from ..present.numbers import format_power_of_ten
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import LIMIT_LAW_EDGE
 
 #: The rungs without a nonlinearity, whose top values are edge fluctuations.
 LINEAR = ("Y_Q_lin", "Y_f_lin")
@@ -161,7 +160,6 @@ class LimitLawEdge(ChapterStudy):
 
     name = "limit-law-edge"
     prefix = "edge"
-    parameters = LIMIT_LAW_EDGE
 
     def compute(self) -> None:
         c = self.config

@@ -23,7 +23,6 @@ from ..present.claims import Claim
 from ..present.numbers import decimals_for, format_uncertain
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import NORMALIZER_CONCENTRATION
 
 
 class NormalizerConcentration(ChapterStudy):
@@ -32,7 +31,6 @@ class NormalizerConcentration(ChapterStudy):
 
     name = "normalizer-concentration"
     prefix = "norm"
-    parameters = NORMALIZER_CONCENTRATION
 
     def compute(self) -> None:
         c = self.config

@@ -25,7 +25,6 @@ from ..present.gluing import uncertain
 from ..present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import RANK_ONE_MODE
 
 #: The rungs whose top right singular vector is the uniform mode (uncentred).
 UNCENTRED = {"sqrt_d_A", "Y"}
@@ -42,7 +41,6 @@ class RankOneMode(ChapterStudy):
 
     name = "rank-one-mode"
     prefix = "rank1"
-    parameters = RANK_ONE_MODE
 
     def compute(self) -> None:
         c = self.config

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.kinds import PARAMETERS as KINDS
 from ..experiments.trials import trial_rng
 from ..models.attention import draw_scores, row_softmax
 from ..models.nonlinearity import poly_degree
@@ -17,8 +18,6 @@ from ..present import plotting
 from ..present.claims import Claim
 from ..present.tables import ladder_table, markdown_table, parameters_table
 from .base import ChapterStudy
-from .declarations import SETUP
-from .parameters import KINDS
 
 #: The shared parameters the chapter's table describes, in its order.
 SHARED = [
@@ -42,7 +41,6 @@ class Setup(ChapterStudy):
 
     name = "setup"
     prefix = "setup"
-    parameters = SETUP
 
     def compute(self) -> None:
         c = self.config

@@ -26,7 +26,6 @@ from ..present.gluing import uncertain
 from ..present.numbers import format_uncertain
 from ..present.tables import markdown_table
 from .base import ChapterStudy
-from .declarations import THETA_STATISTICS
 
 #: The seed notebook's printed Monte-Carlo "reference" for beta = 1, n = 8: 200,000 samples drawn
 #: first from default_rng(0) (its SEED), printed to four decimals.
@@ -57,7 +56,6 @@ class ThetaStatistics(ChapterStudy):
 
     name = "theta-statistics"
     prefix = "theta"
-    parameters = THETA_STATISTICS
 
     def compute(self) -> None:
         c = self.config

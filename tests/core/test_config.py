@@ -10,13 +10,9 @@ import pytest
 
 import attnspec.core.config as config
 from attnspec.chapters.parameters import ChapterParameters
-from attnspec.core.config import (
-    PARAMETERS,
-    Config,
-    Parameter,
-    check_memory,
-    trial_memory_bytes,
-)
+from attnspec.core.config import Config, check_memory, trial_memory_bytes
+from attnspec.core.kinds import PARAMETERS
+from attnspec.core.parameter import Parameter
 
 
 def test_defaults_are_valid_and_typed():
