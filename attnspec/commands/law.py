@@ -92,7 +92,7 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 
     limit_law = declared("limit-law")
-    beta = limit_law.validate({"beta": limit_law["beta"].parse(args.beta)})["beta"]
+    beta = limit_law.validate({"beta": limit_law["beta"].read(args.beta)})["beta"]
     if (args.theta1 is None) != (args.theta2 is None):
         raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
     if args.theta1 is not None:

@@ -48,8 +48,12 @@ class Parameter:
         return self.kind.__name__
 
     def parse(self, text: str) -> Any:
-        """Parse a command-line string into this parameter's type (:func:`parse_number`: ASCII
-        decimal only), then check it."""
+        """A command-line string in this parameter's type (:meth:`read`), then checked."""
+        return self.check(self.read(text))
+
+    def read(self, text: str) -> Any:
+        """A command-line string in this parameter's type (:func:`parse_number`: ASCII decimal
+        only), not yet checked against the range."""
         if self.kind is list:
             if not all(part.strip() for part in text.split(",")):
                 raise InvalidInput(
@@ -71,7 +75,7 @@ class Parameter:
                     f"{self.name}={shown(text)} is not of type {self.type_name}: {exc} "
                     f"({self.range_text})"
                 ) from None
-        return self.check(value)
+        return value
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if it has the right type and lies in range, else raise InvalidInput."""

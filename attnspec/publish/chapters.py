@@ -52,13 +52,9 @@ class Chapter:
         return SOURCES / f"{self.name}.md"
 
     def parse_parameters(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
-        """Parse and check ``(name, text)`` pairs given on the command line."""
-        try:
-            return {name: self.parameters[name].parse(text) for name, text in pairs}
-        except InvalidInput:
-            raise
-        except ValueError as exc:
-            raise InvalidInput(str(exc)) from None
+        """``(name, text)`` pairs given on the command line, each in its parameter's type; their
+        ranges and rules are checked once, by :meth:`resolve`."""
+        return {name: self.parameters[name].read(text) for name, text in pairs}
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -70,8 +66,9 @@ class Chapter:
 
         Each value alone and every rule that applies to this chapter (e.g. ``remove_top_k < d``,
         ``hist_min < hist_max``, including rules against another parameter's default) is checked
-        here, before a kernel starts, by the declaration the chapter's study checks its
-        parameters with (:meth:`~attnspec.chapters.parameters.ChapterParameters.validate`).
+        here, once, before a kernel starts, by the one validation the chapter's study checks its
+        parameters with in the kernel
+        (:meth:`~attnspec.chapters.parameters.ChapterParameters.validate`).
 
         Raises
         ------
