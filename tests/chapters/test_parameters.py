@@ -123,10 +123,22 @@ def test_the_declaration_is_the_cell_as_papermill_reads_it(name):
     ],
 )
 def test_a_cell_line_that_is_not_a_declaration_is_refused(line):
+    """Each line is ``name: type = default  # help``, of a kind's name, type and range."""
     with pytest.raises(
         ValueError, match="chapter 'x': .* must read `name: type = default  # help`"
     ):
         read_cell("x", f"beta: float = 1.0  # inverse temperature\n\n{line}\n")
+
+
+def test_a_declared_set_checks_values_rules_and_names():
+    two = read_cell("x", "d: int = 1000  # size\nbeta: float = 1.0  # temperature")
+    assert two.validate({"beta": 2}) == {"d": 1000, "beta": 2.0}
+    with pytest.raises(ValueError, match="chapter 'x' has no parameter 'dd'"):
+        two.validate({"dd": 64})
+    with pytest.raises(ValueError, match="beta=-1"):
+        two.validate({"beta": -1.0})
+    with pytest.raises(ValueError, match="remove_top_k is not a parameter of this chapter"):
+        two.validate({"d": 3})  # remove_top_k < d, at its shared default 3
 
 
 def test_every_kind_has_help_and_a_default_in_range():
