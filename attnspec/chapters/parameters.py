@@ -42,7 +42,7 @@ class ChapterParameters:
     rules between them that are the chapter's own (the rules of
     :data:`attnspec.core.config.RULES` hold too).
 
-    Iterating gives each :class:`~attnspec.core.config.Parameter` (name, type, the chapter's
+    Iterating gives each :class:`~attnspec.core.parameter.Parameter` (name, type, the chapter's
     default and help, valid range).
     """
 

@@ -70,7 +70,7 @@ class Setup(ChapterStudy):
 
     def overrides_table(self, chapters: Iterable[Any]):
         """The chapters' parameter defaults that differ from the shared ones (their kind's,
-        :data:`attnspec.chapters.parameters.KINDS`), for display.
+        :data:`attnspec.core.kinds.PARAMETERS`), for display.
 
         ``chapters`` are the book's chapters (:func:`attnspec.publish.chapters.chapters`), each
         with a ``title`` and ``parameters`` (each with a ``name`` and a ``default``).

@@ -106,7 +106,7 @@ def make_grid(
 
     Repeated values are dropped; the order of the remaining ones is kept. ``trials`` is one count
     for every size, or a mapping size -> count. Defaults are those of
-    :data:`attnspec.core.config.PARAMETERS`.
+    :data:`attnspec.core.kinds.PARAMETERS`.
 
     Raises
     ------
