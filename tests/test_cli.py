@@ -270,7 +270,7 @@ def test_a_folder_name_that_is_not_utf8_is_checked_as_any_other(tmp_path):
 def test_a_beta_too_small_for_the_law_is_refused_as_a_beta(tmp_path):
     """``law --beta 1e-300`` was refused with a message about "theta1=0.0"; the limit-law
     chapter's bound applies."""
-    from attnspec.chapters.declarations import BETA_THETA_MIN
+    from attnspec.chapters.rules import BETA_THETA_MIN
 
     done = attnspec("law", "--beta", "1e-300", cwd=tmp_path)
     assert done.returncode == 2

@@ -3,7 +3,8 @@ computes once and gives the chapter's glued values, tables, figures and claims.
 
 This layer sits above the mathematics (``experiments``, ``laws``, ``canonical``, ``real``) and the
 presentation (``present``), and below the book machinery (``publish``). Each chapter's parameters
-are declared once, in the light :mod:`~attnspec.chapters.declarations` (read by the study, the
-command line and the notebook's checks alike). A notebook holds its parameters cell, one
+are declared once, in its notebook's ``parameters`` cell (:mod:`~attnspec.chapters.parameters`,
+read by the study and the command line alike; the chapter's own rules in
+:mod:`~attnspec.chapters.rules`). A notebook holds its parameters cell, one
 ``study = <Chapter>.run_from(globals())``, the prose, and the calls that show what the study gives.
 """

@@ -1,10 +1,10 @@
 """The one protocol of a chapter: check the parameters, compute once, then the reader-facing hooks.
 
 In the spirit of scipy.stats' ``rv_continuous``: :class:`ChapterStudy` does what every chapter
-shares (checking the parameters against the chapter's declaration, gluing under the chapter's
-prefix, drawing and closing figures, the claims table); a subclass points at its declaration
-(:mod:`attnspec.chapters.declarations`) and fills in :meth:`compute` (the measurements) and the
-hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
+shares (checking the parameters against the chapter's declaration, its notebook's ``parameters``
+cell, :func:`attnspec.chapters.parameters.declared`; gluing under the chapter's prefix, drawing and
+closing figures, the claims table); a subclass names its chapter and fills in :meth:`compute` (the
+measurements) and the hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..present.gluing import glue_values
 from ..present.interactive import InteractiveFigure
 from ..present.record import entry, write
 from ..present.tables import claims_markdown
-from .parameters import ChapterParameters
+from .parameters import declared
 
 
 class ChapterStudy:
@@ -31,8 +31,6 @@ class ChapterStudy:
 
     #: The chapter's short name, its file name in ``notebooks/``.
     name: ClassVar[str]
-    #: The chapter's parameters, declared once (:mod:`attnspec.chapters.declarations`).
-    parameters: ClassVar[ChapterParameters]
     #: Prefix of the chapter's glue keys: value ``x`` is glued as ``{prefix}_x``.
     prefix: ClassVar[str]
 
@@ -44,7 +42,7 @@ class ChapterStudy:
     def run(cls, **params: Any):
         """The study at the declared defaults updated by ``params``, checked
         (:meth:`~attnspec.chapters.parameters.ChapterParameters.validate`), then computed."""
-        study = cls(cls.parameters.validate(params))
+        study = cls(declared(cls.name).validate(params))
         study.compute()
         return study
 
@@ -53,7 +51,7 @@ class ChapterStudy:
         """The study at the notebook's parameters: :meth:`run` at the value of every declared
         parameter in ``namespace`` (the notebook's ``globals()``, read when the call runs, so
         after the values papermill injects below the ``parameters`` cell)."""
-        return cls.run(**cls.parameters.read(namespace))
+        return cls.run(**declared(cls.name).read(namespace))
 
     def compute(self) -> None:
         """Run the chapter's measurements and keep them on the study."""

@@ -29,7 +29,6 @@ from ..present.numbers import length_range, per_length, plus_minus
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .canonical_model import CanonicalLengths, dense_grid
-from .declarations import CANONICAL_CAUSAL
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
@@ -144,7 +143,6 @@ class CanonicalCausal(CanonicalLengths):
 
     name = "canonical-causal"
     prefix = "canon"
-    parameters = CANONICAL_CAUSAL
 
     def compute(self) -> None:
         k, bulk_max, seed, dense_max, ells = self.lengths()

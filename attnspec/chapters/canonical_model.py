@@ -27,7 +27,6 @@ from ..present.numbers import length_range, per_length, round_off_bound
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .base import ChapterStudy
-from .declarations import CANONICAL_MODEL
 
 #: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
 #: does not involve the slow margin): :math:`2^6, \dots, 2^{30}`, exact by the two-score reduction.
@@ -106,7 +105,6 @@ class CanonicalModel(CanonicalLengths):
 
     name = "canonical-model"
     prefix = "canon"
-    parameters = CANONICAL_MODEL
 
     def compute(self) -> None:
         k, bulk_max, seed, dense_max, ells = self.lengths()

@@ -30,7 +30,6 @@ from ..present.numbers import format_power_of_ten, per_length, plus_minus, power
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .base import ChapterStudy
-from .declarations import CANONICAL_RANKS
 
 #: log2 of the lengths of the closed-form erank2 fit.
 CLOSED_EXPONENTS = range(6, 61, 6)
@@ -50,7 +49,6 @@ class CanonicalRanks(ChapterStudy):
 
     name = "canonical-ranks"
     prefix = "canon"
-    parameters = CANONICAL_RANKS
 
     # The lengths are fixed by the chapter, not parameters; the fast tests take smaller ones.
     #: log2 of the lengths of the rank grid (all singular values at Sigma = 0, tridiagonal).

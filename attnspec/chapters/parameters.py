@@ -1,200 +1,39 @@
-"""A chapter's parameters, declared once (:class:`ChapterParameters`), and the kinds of parameter.
+"""A chapter's parameters (:class:`ChapterParameters`), read from its notebook's parameters cell.
 
-Each chapter declares its parameters in :mod:`attnspec.chapters.declarations`, one
-:class:`ChapterParameters` per chapter: every name with the chapter's default and help, in the
-order of its notebook's ``parameters`` cell, and the rules between them that are the chapter's
-own. A name's type and valid range come from its kind: :data:`attnspec.core.config.PARAMETERS`
-(the kinds the mathematics shares: ``d``, ``beta``, ``seed``, ...) or :data:`BOOK_KINDS` (the
-kinds only the book's chapters use); the rules of :data:`attnspec.core.config.RULES` hold in every
-chapter. ``attnspec chapters``, ``attnspec run``, :meth:`attnspec.publish.chapters.Chapter.resolve`
-and :meth:`attnspec.chapters.base.ChapterStudy.run` (so the kernel) all read that one
-declaration; a test checks that each notebook's ``parameters`` cell states the same names, types,
-defaults and help.
+The cell is the one declaration: a line ``name: type = default  # help`` per parameter, in the
+chapter's order. A name's kind (:data:`attnspec.core.kinds.PARAMETERS`) gives its valid range and
+must have the cell's type; the rules between parameters are those of
+:data:`attnspec.core.config.RULES` and the chapter's own
+(:data:`attnspec.chapters.rules.CHAPTER_RULES`).
 
-These modules are apart from the chapters' studies, and import nothing but
-:mod:`attnspec.core.config`: the studies import NumPy and the mathematics, and listing the
-chapters (``attnspec chapters``, which should start in 0.3 s) or refusing a bad parameter before a
-kernel starts must not.
+The cell is read from the MyST text of the notebooks in ``attnspec/_book`` (copies in an installed
+package) with the standard library only, as papermill's ``PythonTranslator.inspect`` reads it (a
+test checks that the two agree): importing papermill takes seconds, and listing the chapters or
+refusing a bad parameter before a kernel starts must be fast and must not import NumPy.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from ..core.config import PARAMETERS, RULES, Parameter, Rule, check_memory, check_rules
+from ..core.config import RULES, Rule, check_memory, check_rules
 from ..core.errors import InvalidInput
+from ..core.kinds import PARAMETERS
+from ..core.parameter import Parameter
+from .rules import CHAPTER_RULES
 
-#: The kinds of parameter that only the book's chapters use: their type, valid range, a default
-#: and a help text (a chapter declares its own default and help).
-BOOK_KINDS: dict[str, Parameter] = {
-    p.name: p
-    for p in [
-        Parameter(
-            "d_scale",
-            list,
-            [250, 500, 1000, 2000, 4000, 8000],
-            "matrix sizes of the convergence series of the reference and the Gaussian model",
-            low=2,
-            high=20000,
-            item=int,
-        ),
-        Parameter(
-            "resamples",
-            int,
-            400,
-            "bootstrap resamples of the trials (the same resample at every beta of a size)",
-            low=2,
-            high=100000,
-        ),
-        Parameter(
-            "d_qk_values",
-            list,
-            [1000, 500, 250, 125, 64, 32, 16],
-            "head dimensions d_qk of W_Q, W_K (d x d_qk) at fixed d",
-            low=1,
-            high=20000,
-            item=int,
-        ),
-        Parameter(
-            "head_ratios",
-            list,
-            [1.0, 0.25, 0.0625],
-            "fixed ratios d_qk/d of the series across d (d_qk = round(ratio d))",
-            low=0.0,
-            low_open=True,
-            high=1.0,
-            item=float,
-        ),
-        Parameter(
-            "d_qk", int, 64, "the fixed head dimension of the series across d", low=1, high=20000
-        ),
-        Parameter(
-            "half_heads",
-            list,
-            [16, 24, 32, 45],
-            "head dimensions d_qk of the series at alpha = 1/2, at d = d_qk^2",
-            low=2,
-            high=100,
-            item=int,
-        ),
-        Parameter(
-            "fifth_heads",
-            list,
-            [9, 16],
-            "head dimensions d_qk (squares) of the series at alpha = 2/5, at d = d_qk^(5/2)",
-            low=4,
-            high=36,
-            item=int,
-        ),
-        Parameter(
-            "k_max", int, 3, "largest number k of Hermite blocks kept in a model Y_k", low=1, high=4
-        ),
-        Parameter(
-            "block_trials",
-            int,
-            4,
-            "least trials per size of the Y_k series (more where ceil(pooled_values / d) is more)",
-            low=2,
-            high=100,
-        ),
-        Parameter(
-            "real_contexts",
-            list,
-            [256, 4096],
-            "contexts n of a real head, placed by (n, d_qk) in the phase diagram",
-            low=2,
-            high=10**7,
-            item=int,
-        ),
-        Parameter(
-            "ell_values",
-            list,
-            [256, 1024, 4096],
-            "context lengths ell of the canonical score model",
-            low=64,
-            high=16384,
-            item=int,
-        ),
-        Parameter(
-            "spikes",
-            int,
-            4,
-            "number k of spike scores in the canonical score model",
-            low=1,
-            high=32,
-        ),
-        Parameter(
-            "bulk_max",
-            float,
-            2.0,
-            "upper end B of the bounded bulk scores, drawn uniformly in [0, B]",
-            low=0.0,
-            high=5.0,
-        ),
-        Parameter(
-            "dense_max",
-            int,
-            2048,
-            "largest ell for dense eigenproblems (larger ell are computed at this size)",
-            low=64,
-            high=8192,
-        ),
-        Parameter(
-            "lengths",
-            list,
-            [16, 32, 64, 128, 256, 512],
-            "token counts n of the real-text excerpts",
-            low=4,
-            high=512,
-            item=int,
-        ),
-        Parameter(
-            "n_texts",
-            int,
-            4,
-            "number of shipped texts used, the first of attnspec.real.TEXT_NAMES",
-            low=1,
-            high=4,
-        ),
-        Parameter(
-            "max_heads",
-            int,
-            12,
-            "heads per layer with full singular-value spectra, evenly spaced (all at 12)",
-            low=1,
-            high=12,
-        ),
-        Parameter(
-            "angle_bins",
-            int,
-            50,
-            "bins of the eigen-angle histogram for the KL divergence",
-            low=2,
-            high=1000,
-        ),
-        Parameter(
-            "conventions",
-            int,
-            5,
-            "seeded conventions (signs and null-space completions) per singular factor",
-            low=2,
-            high=100,
-        ),
-        Parameter(
-            "band_lengths",
-            list,
-            [400, 448],
-            "further token counts for the score-factor reading in the paper's 385-471 band",
-            low=2,
-            high=512,
-            item=int,
-        ),
-    ]
-}
-#: Every kind a chapter may declare a parameter of, by name.
-KINDS: dict[str, Parameter] = PARAMETERS | BOOK_KINDS
+#: The chapters' MyST sources (the folder :data:`attnspec.publish.paths.SOURCES` names).
+SOURCES = Path(__file__).resolve().parents[1] / "_book" / "notebooks"
+#: The code cell tagged ``parameters`` in a MyST notebook: its source.
+_PARAMETERS_CELL = re.compile(
+    r"^```\{code-cell\}[^\n]*\n:tags: \[[^\]]*\bparameters\b[^\]]*\]\n(.*?)^```", re.M | re.S
+)
 
 
 @dataclass(frozen=True)
@@ -203,7 +42,7 @@ class ChapterParameters:
     rules between them that are the chapter's own (the rules of
     :data:`attnspec.core.config.RULES` hold too).
 
-    Iterating gives each :class:`~attnspec.core.config.Parameter` (name, type, the chapter's
+    Iterating gives each :class:`~attnspec.core.parameter.Parameter` (name, type, the chapter's
     default and help, valid range).
     """
 
@@ -300,13 +139,39 @@ class ChapterParameters:
         return {name: namespace[name] for name in self.names}
 
 
-def declare(
-    chapter: str, *parameters: tuple[str, Any, str], rules: tuple[Rule, ...] = ()
-) -> ChapterParameters:
-    """The parameters of ``chapter``, each given as ``(name, default, help)``: the name's kind
-    (:data:`KINDS`) gives its type and range, and checks the default."""
+def read_cell(chapter: str, source: str) -> ChapterParameters:
+    """The parameters declared by ``source``, the ``parameters`` cell of ``chapter``: one line
+    ``name: type = default  # help`` each (blank lines skipped), checked against the name's kind.
+
+    Raises
+    ------
+    ValueError
+        naming the chapter and the line that is not such a declaration, or whose type or default
+        does not fit the kind.
+    """
     declared = []
-    for name, default, help_text in parameters:
-        kind = KINDS[name]
-        declared.append(replace(kind, default=kind.check(default), help=help_text))
-    return ChapterParameters(chapter, tuple(declared), rules)
+    for line in filter(str.strip, source.splitlines()):
+        try:
+            (node,) = ast.parse(line).body
+            kind = PARAMETERS[node.target.id]
+            help_text = line[node.end_col_offset :].strip()
+            if ast.unparse(node.annotation) != kind.type_name or not help_text.startswith("#"):
+                raise ValueError
+            default = kind.check(ast.literal_eval(node.value))
+        except (SyntaxError, ValueError, AttributeError, KeyError, InvalidInput):
+            raise ValueError(
+                f"chapter {chapter!r}: {line!r} in its parameters cell must read "
+                "`name: type = default  # help`, with a name of attnspec.core.kinds.PARAMETERS, "
+                "its type and a default in its range"
+            ) from None
+        declared.append(replace(kind, default=default, help=help_text.lstrip("# ")))
+    return ChapterParameters(chapter, tuple(declared), CHAPTER_RULES.get(chapter, ()))
+
+
+@functools.cache
+def declared(chapter: str) -> ChapterParameters:
+    """The parameters of ``chapter``, read from the ``parameters`` cell of its notebook."""
+    found = _PARAMETERS_CELL.search((SOURCES / f"{chapter}.md").read_text())
+    if found is None:
+        raise ValueError(f"the notebook of chapter {chapter!r} has no cell tagged 'parameters'")
+    return read_cell(chapter, found.group(1))

@@ -34,7 +34,6 @@ from ..real.texts import TEXT_NAMES, distinct_tokens, excerpt
 from ..real.uncertainty import Interval
 from . import real_figures
 from .base import ChapterStudy
-from .declarations import REAL_ATTENTION
 
 QUOTE_ISOTROPY = (
     "seed summary, empirical isotropy: “the eigen-angle discrepancies from uniform (KL with 50 "
@@ -131,7 +130,6 @@ class RealAttention(ChapterStudy):
 
     name = "real-attention"
     prefix = "real"
-    parameters = REAL_ATTENTION
 
     def compute(self) -> None:
         self.study = measured_study(self.params)

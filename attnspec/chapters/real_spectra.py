@@ -26,7 +26,6 @@ from ..real.paper import PAPER_VALUES
 from ..real.rank_scale import rank_scale
 from . import real_figures
 from .base import ChapterStudy
-from .declarations import REAL_SPECTRA
 from .real_attention import (
     MAX_DECIMALS,
     ZERO,
@@ -58,7 +57,6 @@ class RealSpectra(ChapterStudy):
 
     name = "real-spectra"
     prefix = "real"
-    parameters = REAL_SPECTRA
 
     def compute(self) -> None:
         p = self.params

@@ -1,5 +1,6 @@
 """``attnspec chapters``: list the chapters by short name with their parameters and each one's valid
-range in that chapter (:meth:`attnspec.chapters.parameters.ChapterParameters.range_text`)."""
+range in that chapter (:meth:`attnspec.chapters.parameters.ChapterParameters.range_text`), as
+each notebook's ``parameters`` cell declares them."""
 
 from __future__ import annotations
 

@@ -7,9 +7,9 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from ..chapters.declarations import LIMIT_LAW
-from ..core.config import check_rules, parse_number, shown
+from ..chapters.parameters import declared
 from ..core.errors import InvalidInput
+from ..core.parameter import parse_number, shown
 from .options import Once, add_output, output_option
 
 if TYPE_CHECKING:
@@ -25,7 +25,8 @@ THETA1_MIN = math.sqrt(sys.float_info.min)
 
 
 def add_parser(sub) -> None:
-    beta = LIMIT_LAW["beta"]  # the chapter whose law this command computes: its bounds apply
+    law = declared("limit-law")  # the chapter whose law this command computes: its bounds apply
+    beta = law["beta"]
     parser = sub.add_parser(
         "law",
         help="limit law of the squared singular values of the Gaussian-equivalent model",
@@ -37,7 +38,7 @@ def add_parser(sub) -> None:
         default=str(beta.default),
         action=Once,
         help=f"{beta.help}; theta = (e^(beta^2) - 1, beta^2) "
-        f"({beta.type_name}, {LIMIT_LAW.range_text('beta')}; default {beta.default})",
+        f"({beta.type_name}, {law.range_text('beta')}; default {beta.default})",
     )
     parser.add_argument(
         "--theta1",
@@ -90,8 +91,8 @@ def build_law(args: argparse.Namespace) -> tuple[GaussianEquivalentLaw, str]:
     """The law from ``--beta`` or ``--theta1``/``--theta2`` (both or neither), and its origin."""
     from ..laws.gaussian_equivalent import GaussianEquivalentLaw
 
-    beta = LIMIT_LAW["beta"].parse(args.beta)
-    check_rules({"beta": beta}, LIMIT_LAW.rules)
+    limit_law = declared("limit-law")
+    beta = limit_law.validate({"beta": limit_law["beta"].read(args.beta)})["beta"]
     if (args.theta1 is None) != (args.theta2 is None):
         raise InvalidInput("--theta1 and --theta2 must be given together (or neither, to use beta)")
     if args.theta1 is not None:

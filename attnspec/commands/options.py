@@ -3,12 +3,12 @@
 - Every written path is ``-o/--output``. The spellings of the previous release (``--json PATH`` for
   ``ladder``, ``law`` and ``diff``; ``--out PATH`` for ``sweep``) still work as hidden, deprecated
   aliases; an error about the path names the spelling that was typed.
-- A parameter of :data:`attnspec.core.config.PARAMETERS` is ``--remove-top-k`` or
+- A parameter of :data:`attnspec.core.kinds.PARAMETERS` is ``--remove-top-k`` or
   ``--remove_top_k`` on the command line, and a chapter's parameter
-  (:mod:`attnspec.chapters.declarations`) is ``-p remove_top_k`` or ``-p remove-top-k`` in
+  (its notebook's ``parameters`` cell) is ``-p remove_top_k`` or ``-p remove-top-k`` in
   ``attnspec run``.
 
-Only :mod:`argparse` and the light :mod:`attnspec.core.config` are imported here, so that building
+Only :mod:`argparse` and the light :mod:`attnspec.core.kinds` are imported here, so that building
 the parser stays fast; each sub-command imports what it computes with when it runs.
 """
 
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.config import PARAMETERS
+from ..core.kinds import PARAMETERS
 
 #: The attribute of the parsed arguments that records how the output path was spelled.
 OUTPUT_OPTION = "output_option"
 
 
 def parameter_name(text: str) -> str:
-    """A parameter's name as :data:`~attnspec.core.config.PARAMETERS` spells it (``_``, not
+    """A parameter's name as :data:`~attnspec.core.kinds.PARAMETERS` spells it (``_``, not
     ``-``)."""
     return text.replace("-", "_")
 

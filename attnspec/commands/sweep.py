@@ -8,8 +8,9 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..core.config import PARAMETERS, parse_number, shown
 from ..core.errors import InvalidInput
+from ..core.kinds import PARAMETERS
+from ..core.parameter import parse_number, shown
 from .options import add_output, add_parameter_options, output_option, parse_parameters
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Each check returns the value converted (``int`` or ``float``) or raises
 :class:`~attnspec.core.errors.InvalidInput` with a one-line message naming the parameter, the value
 and the valid range, e.g. ``ell=1 is out of range: must be an int >= 2``. Command-line parameters go
-through :class:`attnspec.core.config.Parameter`, which states its ranges the same way.
+through :class:`attnspec.core.parameter.Parameter`, which states its ranges the same way.
 """
 
 from __future__ import annotations

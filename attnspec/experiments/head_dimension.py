@@ -362,7 +362,8 @@ def run_study(
     remove_top_k: int,
 ) -> HeadDimStudy:
     """Compute every trial (both cores, cached), then every gap, rate and law check (each
-    parameter's meaning and range: :data:`attnspec.chapters.declarations.HEAD_DIMENSION`)."""
+    parameter's meaning and range: the ``parameters`` cell of
+    ``notebooks/head-dimension.md``)."""
     heads = sorted({int(k) for k in d_qk_values} | {int(d), int(d_qk)}, reverse=True)
     temps = sorted({float(b) for b in betas} | {float(beta)})
     sizes = series_sizes(d_values, head_ratios, d_qk)

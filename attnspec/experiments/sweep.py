@@ -49,8 +49,9 @@ from tqdm import tqdm
 
 from ..core import cache
 from ..core.atomic import write_text
-from ..core.config import PARAMETERS, Config, available_memory_bytes, trial_memory_bytes
+from ..core.config import Config, available_memory_bytes, trial_memory_bytes
 from ..core.errors import InvalidInput, RunFailed
+from ..core.kinds import PARAMETERS
 from ..core.parallel import BLAS_THREAD_VARIABLES, SAFE_PATH, blas_threads, cores, environ
 from ..laws.distance import ks_to_limit_law
 from ..models.ladder import MODEL_NAMES, REFERENCE
@@ -105,7 +106,7 @@ def make_grid(
 
     Repeated values are dropped; the order of the remaining ones is kept. ``trials`` is one count
     for every size, or a mapping size -> count. Defaults are those of
-    :data:`attnspec.core.config.PARAMETERS`.
+    :data:`attnspec.core.kinds.PARAMETERS`.
 
     Raises
     ------

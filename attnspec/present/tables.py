@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.config import PARAMETERS
+from ..core.kinds import PARAMETERS
 from ..models.ladder import LADDER
 from .claims import Claim, counts_sentence, verdict
 

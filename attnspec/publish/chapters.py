@@ -2,9 +2,9 @@
 
 A chapter is listed only when ``_toc.yml`` lists it (a chapter that is not done is not in the
 table of contents). Its short name is its file name; its title is read from its source; its
-parameters are its declaration (:mod:`attnspec.chapters.declarations`: names, types, defaults,
-help, ranges and the rules between them), which its notebook's ``parameters`` cell repeats for
-papermill and the reader (a test checks that the two agree).
+parameters are declared by its notebook's ``parameters`` cell (names, types, defaults, help), with
+ranges and rules from the kinds and the chapter's rules
+(:func:`attnspec.chapters.parameters.declared`).
 
 A :class:`Chapter` is read once and passed on: :meth:`Chapter.resolve` checks a set of parameters
 before any kernel starts and returns a :class:`ChapterRun`, which :func:`execute` runs (papermill,
@@ -12,7 +12,7 @@ before any kernel starts and returns a :class:`ChapterRun`, which :func:`execute
 (:mod:`attnspec.publish.provenance`). ``attnspec notebooks`` executes the book's chapters this way.
 
 Listing the chapters (:func:`chapter`, :func:`chapters`) reads the title straight from the MyST
-text, without jupytext or nbformat, and the declarations without NumPy, so that
+text, without jupytext or nbformat, and the parameters cell without NumPy, so that
 ``attnspec chapters`` starts fast. The sources and the table of contents are read from
 ``attnspec/_book`` (links into the checkout, copied into the wheel as package data), so
 ``attnspec chapters`` and ``attnspec run`` also work from an installed package.
@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..chapters.declarations import DECLARED
-from ..chapters.parameters import ChapterParameters
+from ..chapters.parameters import ChapterParameters, declared
 from ..core import cleanup
 from ..core.atomic import new_file_mode, write_json
 from ..core.errors import InvalidInput
@@ -42,7 +41,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Chapter:
-    """One chapter: short name, title and parameters (its declaration)."""
+    """One chapter: short name, title and parameters (its notebook's ``parameters`` cell)."""
 
     name: str
     title: str
@@ -53,13 +52,9 @@ class Chapter:
         return SOURCES / f"{self.name}.md"
 
     def parse_parameters(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
-        """Parse and check ``(name, text)`` pairs given on the command line."""
-        try:
-            return {name: self.parameters[name].parse(text) for name, text in pairs}
-        except InvalidInput:
-            raise
-        except ValueError as exc:
-            raise InvalidInput(str(exc)) from None
+        """``(name, text)`` pairs given on the command line, each in its parameter's type; their
+        ranges and rules are checked once, by :meth:`resolve`."""
+        return {name: self.parameters[name].read(text) for name, text in pairs}
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -71,8 +66,9 @@ class Chapter:
 
         Each value alone and every rule that applies to this chapter (e.g. ``remove_top_k < d``,
         ``hist_min < hist_max``, including rules against another parameter's default) is checked
-        here, before a kernel starts, by the declaration the chapter's study checks its
-        parameters with (:meth:`~attnspec.chapters.parameters.ChapterParameters.validate`).
+        here, once, before a kernel starts, by the one validation the chapter's study checks its
+        parameters with in the kernel
+        (:meth:`~attnspec.chapters.parameters.ChapterParameters.validate`).
 
         Raises
         ------
@@ -164,7 +160,7 @@ def chapter(name: str, names: list[str] | None = None) -> Chapter:
     names = toc_chapter_names() if names is None else names
     if name not in names:
         raise InvalidInput(f"unknown chapter {name!r}; chapters: {', '.join(names)}")
-    return Chapter(name, read_title(name), DECLARED[name])
+    return Chapter(name, read_title(name), declared(name))
 
 
 def chapters() -> list[Chapter]:

@@ -69,7 +69,7 @@ def run_study(
     band_lengths=(),
 ) -> Study:
     """Measure and summarize both models (each parameter's meaning and range:
-    :data:`attnspec.chapters.declarations.REAL_ATTENTION`)."""
+    the ``parameters`` cell of ``notebooks/real-attention.md``)."""
     ns = sorted({int(n) for n in lengths})
     band = sorted({int(n) for n in band_lengths} - set(ns))
     texts = tuple(TEXT_NAMES[:n_texts])

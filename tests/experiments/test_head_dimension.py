@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from attnspec.chapters.declarations import HEAD_DIMENSION
+from attnspec.chapters.parameters import declared
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments import head_dimension as hd
 from attnspec.experiments.trials import compute_trial
@@ -300,7 +300,7 @@ def test_study_maps_and_points(study):
 )
 def test_head_dimension_rules(values, message):
     with pytest.raises(InvalidInput, match=re.escape(message)):
-        HEAD_DIMENSION.validate(values)
+        declared("head-dimension").validate(values)
 
 
 def test_scores_are_not_gaussian_at_a_narrow_head():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numpy.polynomial import hermite_e
 
-from attnspec.chapters.declarations import HEAD_DIMENSION
+from attnspec.chapters.parameters import declared
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments.head_dimension_blocks import run_block_series
 from attnspec.laws.head_dimension import HeadDimensionLaw
@@ -105,4 +105,4 @@ def test_the_law_describes_sampled_y1_and_attention_is_nearer_y3():
 )
 def test_the_series_parameters_are_checked(values, message):
     with pytest.raises(InvalidInput, match=message.replace("[", r"\[").replace("]", r"\]")):
-        HEAD_DIMENSION.validate(values)
+        declared("head-dimension").validate(values)

@@ -17,7 +17,6 @@ from ...present.claims import Claim
 from ...present.numbers import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import BULK_EQUIVALENCE
 from .claims import ORDER_WORDS, OTHERS, RUNGS, chapter_claims
 from .figures import fig_cdf, fig_law
 
@@ -28,7 +27,6 @@ class BulkEquivalence(ChapterStudy):
 
     name = "bulk-equivalence"
     prefix = "bulk"
-    parameters = BULK_EQUIVALENCE
 
     def compute(self) -> None:
         c = self.config

@@ -22,7 +22,6 @@ from ...models.nonlinearity import poly_degree
 from ...present.claims import Claim
 from ...present.numbers import ONE_OR_TWO, decimals_for, fixed
 from ..base import ChapterStudy
-from ..declarations import CONVERGENCE
 from ..shared import uncertain_text
 from .claims import convergence_claims
 from .figures import fig_d, fig_scale
@@ -116,7 +115,6 @@ class Convergence(ChapterStudy):
 
     name = "convergence"
     prefix = "conv"
-    parameters = CONVERGENCE
 
     def compute(self) -> None:
         c = self.config

@@ -13,7 +13,6 @@ from ...experiments.threshold import KS_TOL, LEVELS
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...present.claims import Claim
 from ..base import ChapterStudy
-from ..declarations import CONVERGENCE_THRESHOLD
 from .claims import threshold_claims
 from .figures import fig_beta, fig_collapse, fig_norm, fig_phase
 from .tables import (
@@ -36,7 +35,6 @@ class ConvergenceThreshold(ChapterStudy):
 
     name = "convergence-threshold"
     prefix = "thresh"
-    parameters = CONVERGENCE_THRESHOLD
 
     def compute(self) -> None:
         c = self.config

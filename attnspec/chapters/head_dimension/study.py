@@ -15,7 +15,6 @@ from ...models.nonlinearity import theta_f
 from ...present.claims import Claim
 from ...present.numbers import round_off_bound
 from ..base import ChapterStudy
-from ..declarations import HEAD_DIMENSION
 from .claims import block_claims, map_claims
 from .figures import fig_blocks, fig_map, fig_phase, fig_series
 from .tables import (
@@ -43,7 +42,6 @@ class HeadDimension(ChapterStudy):
 
     name = "head-dimension"
     prefix = "headdim"
-    parameters = HEAD_DIMENSION
 
     def compute(self) -> None:
         p = self.params

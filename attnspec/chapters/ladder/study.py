@@ -15,7 +15,6 @@ from ...present.claims import Claim
 from ...present.numbers import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import LADDER
 from .claims import LIN_STEP, chapter_claims, step_label, violation_text
 from .figures import fig_steps
 
@@ -26,7 +25,6 @@ class Ladder(ChapterStudy):
 
     name = "ladder"
     prefix = "ladder"
-    parameters = LADDER
 
     def compute(self) -> None:
         c = self.config

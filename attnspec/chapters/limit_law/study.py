@@ -23,7 +23,6 @@ from ...models.notation import symbol
 from ...present.claims import Claim
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import LIMIT_LAW
 from .claims import chapter_claims
 from .figures import fig_cdf, fig_grid, fig_scores, fig_slider
 
@@ -180,7 +179,6 @@ class LimitLaw(ChapterStudy):
 
     name = "limit-law"
     prefix = "law"
-    parameters = LIMIT_LAW
 
     def compute(self) -> None:
         c = self.config

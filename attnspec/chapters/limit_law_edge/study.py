@@ -17,7 +17,6 @@ from ...present.claims import Claim
 from ...present.numbers import format_power_of_ten
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import LIMIT_LAW_EDGE
 from .claims import LINEAR, chapter_claims
 from .figures import fig_points
 
@@ -118,7 +117,6 @@ class LimitLawEdge(ChapterStudy):
 
     name = "limit-law-edge"
     prefix = "edge"
-    parameters = LIMIT_LAW_EDGE
 
     def compute(self) -> None:
         c = self.config

@@ -20,7 +20,6 @@ from ...present.claims import Claim
 from ...present.numbers import decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import NORMALIZER_CONCENTRATION
 from .claims import chapter_claims
 from .figures import fig_beta, fig_hist
 
@@ -31,7 +30,6 @@ class NormalizerConcentration(ChapterStudy):
 
     name = "normalizer-concentration"
     prefix = "norm"
-    parameters = NORMALIZER_CONCENTRATION
 
     def compute(self) -> None:
         c = self.config

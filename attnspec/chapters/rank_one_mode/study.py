@@ -23,7 +23,6 @@ from ...present.gluing import uncertain
 from ...present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import RANK_ONE_MODE
 from .claims import chapter_claims
 from .figures import fig_excess, fig_top
 
@@ -42,7 +41,6 @@ class RankOneMode(ChapterStudy):
 
     name = "rank-one-mode"
     prefix = "rank1"
-    parameters = RANK_ONE_MODE
 
     def compute(self) -> None:
         c = self.config

@@ -8,14 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from ...core.kinds import PARAMETERS as KINDS
 from ...experiments.trials import trial_rng
 from ...models.attention import draw_scores, row_softmax
 from ...models.nonlinearity import poly_degree
 from ...present.claims import Claim
 from ...present.tables import ladder_table, markdown_table, parameters_table
 from ..base import ChapterStudy
-from ..declarations import SETUP
-from ..parameters import KINDS
 from .claims import chapter_claims
 from .figures import fig_entries
 
@@ -41,7 +40,6 @@ class Setup(ChapterStudy):
 
     name = "setup"
     prefix = "setup"
-    parameters = SETUP
 
     def compute(self) -> None:
         c = self.config
@@ -71,7 +69,7 @@ class Setup(ChapterStudy):
 
     def overrides_table(self, chapters: Iterable[Any]):
         """The chapters' parameter defaults that differ from the shared ones (their kind's,
-        :data:`attnspec.chapters.parameters.KINDS`), for display.
+        :data:`attnspec.core.kinds.PARAMETERS`), for display.
 
         ``chapters`` are the book's chapters (:func:`attnspec.publish.chapters.chapters`), each
         with a ``title`` and ``parameters`` (each with a ``name`` and a ``default``).

@@ -24,7 +24,6 @@ from ...present.gluing import uncertain
 from ...present.numbers import format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
-from ..declarations import THETA_STATISTICS
 from .claims import SEED_NOTEBOOK_DRAW, SEED_NOTEBOOK_REFERENCE, TAYLOR_NS, chapter_claims
 from .figures import fig_gap
 
@@ -42,7 +41,6 @@ class ThetaStatistics(ChapterStudy):
 
     name = "theta-statistics"
     prefix = "theta"
-    parameters = THETA_STATISTICS
 
     def compute(self) -> None:
         c = self.config

@@ -9,14 +9,9 @@ import math
 import pytest
 
 import attnspec.core.config as config
-from attnspec.chapters.parameters import ChapterParameters
-from attnspec.core.config import (
-    PARAMETERS,
-    Config,
-    Parameter,
-    check_memory,
-    trial_memory_bytes,
-)
+from attnspec.core.config import Config, check_memory, trial_memory_bytes
+from attnspec.core.kinds import PARAMETERS
+from attnspec.core.parameter import Parameter
 
 
 def test_defaults_are_valid_and_typed():
@@ -166,21 +161,3 @@ def test_list_parameter():
         with pytest.raises(ValueError) as err:
             p.parse(bad)
         assert str(err.value).startswith("ds="), str(err.value)
-
-
-def test_a_declared_set_checks_values_rules_and_names():
-    declared = ChapterParameters("x", (PARAMETERS["d"], PARAMETERS["beta"]))
-    assert declared.validate({"beta": 2}) == {"d": 1000, "beta": 2.0}
-    with pytest.raises(ValueError, match="chapter 'x' has no parameter 'dd'"):
-        declared.validate({"dd": 64})
-    with pytest.raises(ValueError, match="beta=-1"):
-        declared.validate({"beta": -1.0})
-    with pytest.raises(ValueError, match="remove_top_k is not a parameter of this chapter"):
-        declared.validate({"d": 3})  # remove_top_k < d, at its shared default 3
-
-
-def test_every_parameter_has_help_and_valid_default():
-    for name, p in PARAMETERS.items():
-        assert p.name == name and p.help
-        text = ",".join(map(str, p.default)) if p.kind is list else str(p.default)
-        assert p.parse(text) == p.default

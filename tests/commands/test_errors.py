@@ -12,15 +12,11 @@ import sys
 import pytest
 
 import attnspec.commands.law as law_command
-from attnspec.chapters.declarations import SETUP
+from attnspec.chapters.parameters import declared
 from attnspec.cli import main
-from attnspec.core.config import (
-    PARAMETERS,
-    Config,
-    available_memory_bytes,
-    trial_memory_bytes,
-)
+from attnspec.core.config import Config, available_memory_bytes, trial_memory_bytes
 from attnspec.core.errors import InvalidInput
+from attnspec.core.kinds import PARAMETERS
 from attnspec.experiments.sweep import check_workers, make_grid
 from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 from attnspec.models.nonlinearity import theta_f, theta_q
@@ -127,7 +123,7 @@ def test_values_are_shown_exactly(capsys):
     [
         lambda: Config(beta=-1.0),
         lambda: Config(d=10, remove_top_k=10),
-        lambda: SETUP.validate({"nope": 1}),
+        lambda: declared("setup").validate({"nope": 1}),
         lambda: PARAMETERS["d"].parse("x"),
         lambda: make_grid([], [1.0], 1),
         lambda: check_workers(0, None),

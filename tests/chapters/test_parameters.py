@@ -1,7 +1,7 @@
-"""Every chapter's parameters are declared once, and everything reads that declaration: the study
-checks its parameters before it computes anything (a bad value is refused in one line naming the
-parameter, and ``compute`` is never reached), the notebook's ``parameters`` cell states the same
-names, types, defaults and help, and ``core`` names no chapter."""
+"""Every chapter's parameters are declared once, by its notebook's ``parameters`` cell, and
+everything reads that declaration: it is read as papermill reads it, the study checks its
+parameters before it computes anything (a bad value is refused in one line naming the parameter,
+and ``compute`` is never reached), and ``core`` names no chapter."""
 
 from __future__ import annotations
 
@@ -15,20 +15,19 @@ from attnspec.chapters.canonical_model import CanonicalModel
 from attnspec.chapters.canonical_ranks import CanonicalRanks
 from attnspec.chapters.convergence import Convergence
 from attnspec.chapters.convergence_threshold import ConvergenceThreshold
-from attnspec.chapters.declarations import DECLARED, LIMIT_LAW
 from attnspec.chapters.head_dimension import HeadDimension
 from attnspec.chapters.ladder import Ladder
 from attnspec.chapters.limit_law import LimitLaw
 from attnspec.chapters.limit_law_edge import LimitLawEdge
 from attnspec.chapters.normalizer_concentration import NormalizerConcentration
-from attnspec.chapters.parameters import BOOK_KINDS, KINDS
+from attnspec.chapters.parameters import declared, read_cell
 from attnspec.chapters.rank_one_mode import RankOneMode
 from attnspec.chapters.real_attention import RealAttention
 from attnspec.chapters.real_spectra import RealSpectra
 from attnspec.chapters.setup import Setup
 from attnspec.chapters.theta_statistics import ThetaStatistics
-from attnspec.core.config import PARAMETERS
 from attnspec.core.errors import InvalidInput
+from attnspec.core.kinds import PARAMETERS
 from attnspec.publish.chapters import chapter, parameters_cell
 from tests import (
     test_chapter_canonical_causal,
@@ -98,39 +97,65 @@ def test_a_bad_parameter_is_refused_in_one_line_before_any_computation(
     assert "\n" not in str(refused.value)
 
 
-def test_every_chapter_has_one_declaration_and_its_study_points_at_it():
-    assert list(DECLARED) == CHAPTERS  # in the order of the table of contents
-    for study, *_ in CASES:
-        assert study.parameters is DECLARED[study.name]
-
-
-def cell_lines(declared) -> list[str]:
-    """The ``parameters`` cell that states a declaration: ``name: type = default  # help``."""
-    return [f"{p.name}: {p.type_name} = {p.default!r}  # {p.help}" for p in declared]
-
-
 @pytest.mark.parametrize("name", CHAPTERS)
-def test_the_parameters_cell_states_the_declaration(name):
-    """Names, order, types, defaults and help of the cell papermill reads and the reader sees."""
+def test_the_declaration_is_the_cell_as_papermill_reads_it(name):
+    """Names, order, types, defaults and help, as papermill's own parser reads the cell of the
+    notebook that jupytext builds; papermill leaves out a line with a second ``=`` (in its help)."""
+    from papermill.translators import PythonTranslator
+
     cell = parameters_cell(chapter(name).read_source())
-    assert cell.source.splitlines() == cell_lines(DECLARED[name])
+    read = [(p.name, p.type_name, p.default, p.help) for p in declared(name)]
+    assert [r for r in read if "=" not in r[3]] == [
+        (p.name, p.inferred_type_name, eval(p.default), p.help)
+        for p in PythonTranslator.inspect(cell)
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "d = 1000  # matrix size",  # no type
+        "d: float = 1000.0  # matrix size",  # not the kind's type
+        "d: int = 1  # matrix size",  # out of the kind's range
+        "dd: int = 1000  # matrix size",  # no such kind
+        "d: int = 1000",  # no help
+        "d: int = 10 ** 3  # matrix size",  # not a literal
+    ],
+)
+def test_a_cell_line_that_is_not_a_declaration_is_refused(line):
+    """Each line is ``name: type = default  # help``, of a kind's name, type and range."""
+    with pytest.raises(
+        ValueError, match="chapter 'x': .* must read `name: type = default  # help`"
+    ):
+        read_cell("x", f"beta: float = 1.0  # inverse temperature\n\n{line}\n")
+
+
+def test_a_declared_set_checks_values_rules_and_names():
+    two = read_cell("x", "d: int = 1000  # size\nbeta: float = 1.0  # temperature")
+    assert two.validate({"beta": 2}) == {"d": 1000, "beta": 2.0}
+    with pytest.raises(ValueError, match="chapter 'x' has no parameter 'dd'"):
+        two.validate({"dd": 64})
+    with pytest.raises(ValueError, match="beta=-1"):
+        two.validate({"beta": -1.0})
+    with pytest.raises(ValueError, match="remove_top_k is not a parameter of this chapter"):
+        two.validate({"d": 3})  # remove_top_k < d, at its shared default 3
 
 
 def test_every_kind_has_help_and_a_default_in_range():
-    assert not set(BOOK_KINDS) & set(PARAMETERS)  # one kind per name
-    for name, p in KINDS.items():
+    for name, p in PARAMETERS.items():
         assert p.name == name and p.help and "#" not in p.help
         text = ",".join(map(str, p.default)) if p.kind is list else str(p.default)
         assert p.parse(text) == p.default
-    for declared in DECLARED.values():
-        assert all(p.help and "#" not in p.help for p in declared)
-        assert declared.validate({}) == declared.defaults  # the defaults obey every rule
+    for name in CHAPTERS:
+        chapter_parameters = declared(name)
+        assert all(p.help and "#" not in p.help for p in chapter_parameters)
+        assert chapter_parameters.validate({}) == chapter_parameters.defaults  # obey every rule
 
 
 def test_run_takes_the_declared_defaults_and_refuses_an_unknown_name(monkeypatch):
     monkeypatch.setattr(LimitLaw, "compute", lambda self: None)
     study = LimitLaw.run(d=60)
-    assert study.params == LIMIT_LAW.defaults | {"d": 60}
+    assert study.params == declared("limit-law").defaults | {"d": 60}
     assert study.config.hist_max == 10.0  # the chapter's default, not the shared 8.0
     with pytest.raises(InvalidInput, match="chapter 'limit-law' has no parameter 'dd'"):
         LimitLaw.run(dd=60)
@@ -147,7 +172,7 @@ def test_run_from_reads_the_declared_names_when_it_runs(monkeypatch):
 
 def test_core_names_no_chapter():
     """No chapter's short name is a string of ``core``: its rules live with their chapters."""
-    core = Path(__file__).resolve().parents[1] / "attnspec" / "core"
+    core = Path(__file__).resolve().parents[2] / "attnspec" / "core"
     for path in core.glob("*.py"):
         text = path.read_text()
         assert not [n for n in CHAPTERS if f'"{n}"' in text or f"'{n}'" in text], path
@@ -156,14 +181,12 @@ def test_core_names_no_chapter():
 def test_the_listed_range_of_an_int_starts_where_the_chapter_accepts_it():
     """Issue 50, L5: ``run setup -p d 2`` was refused by ``remove_top_k < d`` (remove_top_k, not
     a parameter of setup, at its default 3) while ``attnspec chapters`` listed d >= 2."""
-    from attnspec.chapters.declarations import DECLARED
-    from attnspec.core.errors import InvalidInput
-
-    assert DECLARED["setup"].range_text("d") == ">= 4 and <= 20000"
-    without = [c for c in DECLARED.values() if "d" in c.names and "remove_top_k" not in c.names]
+    assert declared("setup").range_text("d") == ">= 4 and <= 20000"
+    chapters = [declared(name) for name in CHAPTERS]
+    without = [c for c in chapters if "d" in c.names and "remove_top_k" not in c.names]
     assert {c.chapter for c in without} >= {"setup", "theta-statistics"}
-    for declared in without:
-        low = int(declared.range_text("d").split()[1])
-        declared.validate({"d": low})
+    for chapter_parameters in without:
+        low = int(chapter_parameters.range_text("d").split()[1])
+        chapter_parameters.validate({"d": low})
         with pytest.raises(InvalidInput):
-            declared.validate({"d": low - 1})
+            chapter_parameters.validate({"d": low - 1})

@@ -8,7 +8,7 @@ Each example starts from the chapter's pinned small parameters (``SMALL`` of its
 the parameters that set the cost), the others, such as ``beta``, ``c_poly`` or ``bulk_max``, from
 their whole range, ends included. A few examples per chapter, derandomized so that every run draws
 the same values; ``slow`` (``make test`` only: minutes in all). The values found by hand (issue 50,
-M1) are checked too: in the fast loop, those the declarations now refuse; in ``make test``, the
+M1) are checked too: in the fast loop, those the chapters' rules now refuse; in ``make test``, the
 others run the whole page.
 """
 
@@ -22,10 +22,11 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from attnspec.chapters.base import ChapterStudy
-from attnspec.chapters.declarations import DECLARED
-from attnspec.core.config import Parameter
+from attnspec.chapters.parameters import declared
 from attnspec.core.errors import InvalidInput
+from attnspec.core.parameter import Parameter
 from attnspec.present.tables import claims_markdown
+from attnspec.publish.chapters import toc_chapter_names
 from tests.helpers import in_this_process
 
 #: The largest value drawn for a parameter that sets a chapter's cost (its declared range
@@ -118,10 +119,10 @@ def marks(name: str) -> list:
     return [pytest.mark.slow] + ([pytest.mark.weights] if name in WEIGHTS else [])
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=marks(n)) for n in DECLARED])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=marks(n)) for n in toc_chapter_names()])
 def test_every_accepted_value_runs_the_whole_page(name):
-    declared, small = DECLARED[name], pinned(name)[1]
-    drawn = st.fixed_dictionaries({}, optional={p.name: values_of(p) for p in declared})
+    chapter, small = declared(name), pinned(name)[1]
+    drawn = st.fixed_dictionaries({}, optional={p.name: values_of(p) for p in chapter})
 
     @settings(
         max_examples=FEWER.get(name, EXAMPLES),
@@ -135,7 +136,7 @@ def test_every_accepted_value_runs_the_whole_page(name):
     def accepted_values_run(changed):
         values = small | changed
         try:
-            declared.validate(values)
+            chapter.validate(values)
         except InvalidInput:
             return  # refused before any kernel: one line, status 2
         with in_this_process():
@@ -166,11 +167,11 @@ FOUND = [
 @pytest.mark.parametrize("name, values", FOUND)
 def test_values_that_crashed_a_kernel_are_refused_before_it(name, values):
     with pytest.raises(InvalidInput, match="out of range"):
-        DECLARED[name].validate(pinned(name)[1] | values)
+        declared(name).validate(pinned(name)[1] | values)
 
 
 def test_the_encoders_head_dimension_is_the_declared_one():
-    from attnspec.chapters.declarations import BIDIRECTIONAL_HEAD_DIM
+    from attnspec.chapters.rules import BIDIRECTIONAL_HEAD_DIM
     from attnspec.real.models import MODELS
 
     assert max(m.head_dim for m in MODELS.values() if not m.causal) == BIDIRECTIONAL_HEAD_DIM
