@@ -32,9 +32,6 @@ from attnspec.core.errors import InvalidInput
 from attnspec.publish.chapters import chapter, parameters_cell
 from tests import (
     test_chapter_bulk_equivalence,
-    test_chapter_canonical_causal,
-    test_chapter_canonical_model,
-    test_chapter_canonical_ranks,
     test_chapter_convergence,
     test_chapter_convergence_threshold,
     test_chapter_head_dimension,
@@ -43,10 +40,15 @@ from tests import (
     test_chapter_limit_law_edge,
     test_chapter_normalizer_concentration,
     test_chapter_rank_one_mode,
-    test_chapter_real_attention,
-    test_chapter_real_spectra,
     test_chapter_setup,
     test_chapter_theta_statistics,
+)
+from tests.chapters import (
+    test_canonical_causal,
+    test_canonical_model,
+    test_canonical_ranks,
+    test_real_attention,
+    test_real_spectra,
 )
 from tests.test_chapter_budget import CHAPTERS
 
@@ -74,11 +76,11 @@ CASES = [
         "betas",
     ),
     (HeadDimension, test_chapter_head_dimension.SMALL, {"fifth_heads": [9, 10]}, "fifth_heads"),
-    (CanonicalModel, test_chapter_canonical_model.SMALL, {"spikes": 0}, "spikes"),
-    (CanonicalCausal, test_chapter_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
-    (CanonicalRanks, test_chapter_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
-    (RealAttention, test_chapter_real_attention.SMALL, {"conventions": 1}, "conventions"),
-    (RealSpectra, test_chapter_real_spectra.SMALL, {"trials": 0}, "trials"),
+    (CanonicalModel, test_canonical_model.SMALL, {"spikes": 0}, "spikes"),
+    (CanonicalCausal, test_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
+    (CanonicalRanks, test_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
+    (RealAttention, test_real_attention.SMALL, {"conventions": 1}, "conventions"),
+    (RealSpectra, test_real_spectra.SMALL, {"trials": 0}, "trials"),
 ]
 
 

@@ -11,7 +11,11 @@ from ...canonical.rates import above_zero, criterion_text
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
 from ...present.numbers import length_range, per_length, plus_minus
-from .study import EIG_EXPONENTS, T_TWO, TOP_EXPONENTS, W1_EXPONENTS
+
+#: log2 of the lengths of the closed-form eigenvalue fits, of the W1 fits and of the Lanczos fits.
+EIG_EXPONENTS, W1_EXPONENTS, TOP_EXPONENTS = range(6, 31, 2), range(6, 21, 2), range(6, 17, 2)
+#: The two-token example: the chapter's t is the appendix's t = 2 log ell at ell = 2.
+T_TWO = 2 * math.log(2)
 
 QUOTE_BOUND = (
     "seed summary, causal singular values: “With a bounded bulk of constant $B$, "

@@ -29,20 +29,17 @@ from ...present.numbers import per_length
 from ...present.tables import markdown_table
 from ..declarations import CANONICAL_CAUSAL
 from ..shared import CanonicalLengths, dense_grid
+from .claims import EIG_EXPONENTS, T_TWO, TOP_EXPONENTS, W1_EXPONENTS, chapter_claims
 
 #: Threshold of the count of non-negligible causal singular values shown in the tables.
 EPS = 0.1
 #: At most this many leading causal singular values by Lanczos.
 TOP_CAP = 256
-#: log2 of the lengths of the closed-form eigenvalue fits, of the W1 fits and of the Lanczos fits.
-EIG_EXPONENTS, W1_EXPONENTS, TOP_EXPONENTS = range(6, 31, 2), range(6, 21, 2), range(6, 17, 2)
 #: The bulk bounds B of the study of C_B against B.
 B_GRID = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
 #: The adversarial search: random scores at every ell up to SEARCH_MAX_ELL, structured families at
 #: SEARCH_ELLS.
 SEARCH_MAX_ELL, SEARCH_ELLS = 32, (32, 256, 1024)
-#: The two-token example: the chapter's t is the appendix's t = 2 log ell at ell = 2.
-T_TWO = 2 * math.log(2)
 
 
 def main_families(k: int, bulk_max: float, seed: int) -> list[upper_bound.Family]:
@@ -303,12 +300,12 @@ class CanonicalCausal(CanonicalLengths):
     # --- figures ------------------------------------------------------------------------------
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
+        from .figures import fig_bound, fig_causal, fig_order
 
         return {
-            "fig_causal": lambda: figures.fig_causal(self),
-            "fig_bound": lambda: figures.fig_bound(self),
-            "fig_order": lambda: figures.fig_order(self),
+            "fig_causal": lambda: fig_causal(self),
+            "fig_bound": lambda: fig_bound(self),
+            "fig_order": lambda: fig_order(self),
         }
 
     # --- claims -------------------------------------------------------------------------------
@@ -353,6 +350,4 @@ class CanonicalCausal(CanonicalLengths):
 
     def claims(self) -> list[Claim]:
         """The chapter's claims, among them the seed summary's four on the bounds and the order."""
-        from .claims import chapter_claims
-
         return chapter_claims(self)

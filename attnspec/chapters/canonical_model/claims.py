@@ -9,7 +9,14 @@ import math
 from ...canonical.rates import criterion_text
 from ...present.claims import Claim
 from ...present.numbers import length_range, per_length, round_off_bound
-from .study import LIN_EXPONENTS, LOG_EXPONENTS
+
+#: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
+#: does not involve the slow margin): :math:`2^6, \dots, 2^{30}`, exact by the two-score reduction.
+LIN_EXPONENTS = tuple(range(6, 31, 2))
+#: log2 of the lengths of the rate fits at the slow margin f = log ell:
+#: :math:`2^6, \dots, 2^{1000}`, so that f spans more than two decades (the rates 1/f and
+#: log f/f separate only over a wide range of f).
+LOG_EXPONENTS = (6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512, 724, 1000)
 
 
 def chapter_claims(study) -> list[Claim]:

@@ -27,14 +27,8 @@ from ...present.numbers import per_length, round_off_bound
 from ...present.tables import markdown_table
 from ..declarations import CANONICAL_MODEL
 from ..shared import CanonicalLengths, dense_grid
+from .claims import LIN_EXPONENTS, LOG_EXPONENTS, chapter_claims
 
-#: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
-#: does not involve the slow margin): :math:`2^6, \dots, 2^{30}`, exact by the two-score reduction.
-LIN_EXPONENTS = tuple(range(6, 31, 2))
-#: log2 of the lengths of the rate fits at the slow margin f = log ell:
-#: :math:`2^6, \dots, 2^{1000}`, so that f spans more than two decades (the rates 1/f and
-#: log f/f separate only over a wide range of f).
-LOG_EXPONENTS = (6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512, 724, 1000)
 #: A spike fraction k/ell that does not vanish.
 C_FIXED = 0.25
 #: Signed-score extension: a negative bulk score, and one deep negative score.
@@ -279,11 +273,11 @@ class CanonicalModel(CanonicalLengths):
     # --- figures ------------------------------------------------------------------------------
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
+        from .figures import fig_forms, fig_profile
 
         return {
-            "fig_profile": lambda: figures.fig_profile(self),
-            "fig_forms": lambda: figures.fig_forms(self),
+            "fig_profile": lambda: fig_profile(self),
+            "fig_forms": lambda: fig_forms(self),
         }
 
     # --- claims -------------------------------------------------------------------------------
@@ -338,6 +332,4 @@ class CanonicalModel(CanonicalLengths):
     def claims(self) -> list[Claim]:
         """Sanity checks, the seed summary's bidirectional statements, the derived forms, the
         appendix counterexample and the signed-score extension."""
-        from .claims import chapter_claims
-
         return chapter_claims(self)

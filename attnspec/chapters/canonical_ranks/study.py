@@ -29,6 +29,7 @@ from ...present.numbers import format_power_of_ten, per_length
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from ..declarations import CANONICAL_RANKS
+from .claims import chapter_claims
 
 #: log2 of the lengths of the closed-form erank2 fit.
 CLOSED_EXPONENTS = range(6, 61, 6)
@@ -217,11 +218,11 @@ class CanonicalRanks(ChapterStudy):
         return markdown_table(header, rows)
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
+        from .figures import fig_ranks, fig_sigma0
 
         return {
-            "fig_sigma0": lambda: figures.fig_sigma0(self),
-            "fig_ranks": lambda: figures.fig_ranks(self),
+            "fig_sigma0": lambda: fig_sigma0(self),
+            "fig_ranks": lambda: fig_ranks(self),
         }
 
     # --- claims -------------------------------------------------------------------------------
@@ -265,6 +266,4 @@ class CanonicalRanks(ChapterStudy):
 
     def claims(self) -> list[Claim]:
         """The chapter's claims."""
-        from .claims import chapter_claims
-
         return chapter_claims(self)

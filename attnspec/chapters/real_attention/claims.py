@@ -11,7 +11,9 @@ from ...present.claims import Claim
 from ...real.paper import PAPER_BAND_W1, PAPER_BANDS, PAPER_VIT_W1
 from ...real.study import Study, band_falls, detectable
 from ..shared import ZERO, decimals, interval_text, per_model, short_name, unless_open
-from .study import KEYS
+
+#: The three distances of eigen-angles to the uniform law: KL, Kolmogorov, circular W₁.
+KEYS = ("kl", "ks", "w1")
 
 QUOTE_ISOTROPY = (
     "seed summary, empirical isotropy: “the eigen-angle discrepancies from uniform (KL with 50 "

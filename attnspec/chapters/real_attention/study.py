@@ -28,9 +28,7 @@ from ...real.texts import TEXT_NAMES, distinct_tokens, excerpt
 from ..base import ChapterStudy
 from ..declarations import REAL_ATTENTION
 from ..shared import decimals, interval_text, measured_study, short_name
-
-#: The three distances of eigen-angles to the uniform law: KL, Kolmogorov, circular W₁.
-KEYS = ("kl", "ks", "w1")
+from .claims import KEYS, chapter_claims
 
 
 class RealAttention(ChapterStudy):
@@ -301,15 +299,13 @@ class RealAttention(ChapterStudy):
     # ---- figures and claims --------------------------------------------------------------------
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
+        from .figures import fig_angles, fig_tokens
 
         return {
-            "fig_tokens": lambda: figures.fig_tokens(self.study),
-            "fig_angles": lambda: figures.fig_angles(self.study, self.params["angle_bins"]),
+            "fig_tokens": lambda: fig_tokens(self.study),
+            "fig_angles": lambda: fig_angles(self.study, self.params["angle_bins"]),
         }
 
     def claims(self) -> list[Claim]:
         """The U_X diagnostic, R(S), the literal reading, the bands."""
-        from .claims import chapter_claims
-
         return chapter_claims(self.study)

@@ -25,6 +25,7 @@ from ...real.rank_scale import rank_scale
 from ..base import ChapterStudy
 from ..declarations import REAL_SPECTRA
 from ..shared import MAX_DECIMALS, interval_text, measured_study, short_name
+from .claims import chapter_claims
 
 #: ``value ± se`` with the decimals the standard error supports (one or two significant digits,
 #: at most :data:`~attnspec.chapters.shared.MAX_DECIMALS`; 4 when it is unknown).
@@ -215,16 +216,14 @@ class RealSpectra(ChapterStudy):
     # ---- figures and claims --------------------------------------------------------------------
 
     def figures(self) -> dict[str, Any]:
-        from . import figures
+        from .figures import fig_ranks, fig_spectra, rank_scale_fig
 
         return {
-            "fig_spectra": lambda: figures.fig_spectra(self.study),
-            "fig_ranks": lambda: figures.fig_ranks(self.study),
-            "rank_scale_fig": lambda: figures.rank_scale_fig(self.scale),
+            "fig_spectra": lambda: fig_spectra(self.study),
+            "fig_ranks": lambda: fig_ranks(self.study),
+            "rank_scale_fig": lambda: rank_scale_fig(self.scale),
         }
 
     def claims(self) -> list[Claim]:
         """Real against canonical spectra and ranks, one rank scale."""
-        from .claims import chapter_claims
-
         return chapter_claims(self.study, self.scale)
