@@ -4,8 +4,6 @@ and encoder's slopes, and the rank scale of random initialization."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...canonical.model import stable_rank_limit
@@ -28,32 +26,19 @@ QUOTE_RANKS = (
 )
 
 
-class Ends(NamedTuple):
-    """Per model: the first and the largest length, and the spectrum summaries there."""
-
-    names: list[str]
-    first: dict
-    top: dict
-    sp0: dict
-    sp: dict
-
-    @classmethod
-    def of(cls, study: Study) -> Ends:
-        names = list(study.lengths)
-        top = {m: study.top(m) for m in names}
-        first = {m: study.lengths[m][0] for m in names}
-        return cls(
-            names,
-            first,
-            top,
-            {m: study.spectra[(m, first[m])] for m in names},
-            {m: study.spectra[(m, top[m])] for m in names},
-        )
+def ends_of(study: Study) -> tuple:
+    """``(names, first, top, sp0, sp)``: the models, per model the first and the largest length,
+    and the spectrum summaries at each."""
+    names = list(study.lengths)
+    first = {m: study.lengths[m][0] for m in names}
+    top = {m: study.top(m) for m in names}
+    sp0 = {m: study.spectra[(m, first[m])] for m in names}
+    return names, first, top, sp0, {m: study.spectra[(m, top[m])] for m in names}
 
 
 def chapter_claims(study: Study, scale: RankScale) -> list[Claim]:
     """Real against canonical spectra and ranks, one rank scale."""
-    ends = Ends.of(study)
+    ends = ends_of(study)
     return [
         *spectra_claims(study, ends),
         *rank_claims(ends),
@@ -63,7 +48,7 @@ def chapter_claims(study: Study, scale: RankScale) -> list[Claim]:
     ]
 
 
-def spectra_claims(study: Study, ends: Ends) -> list[Claim]:
+def spectra_claims(study: Study, ends: tuple) -> list[Claim]:
     """W₁ between real and canonical spectra: its fall with length, the decoder at 64 tokens
     beside GPT-2, n W₁, and rank-one averaging against the canonical model."""
     names, first, top, sp0, sp = ends
@@ -149,7 +134,7 @@ def spectra_claims(study: Study, ends: Ends) -> list[Claim]:
     ]
 
 
-def rank_claims(ends: Ends) -> list[Claim]:
+def rank_claims(ends: tuple) -> list[Claim]:
     """Real against canonical stable rank, the canonical limit for bidirectional models, and
     erank₁."""
     names, _, top, _, sp = ends
@@ -241,11 +226,12 @@ def slope_claim(study: Study) -> Claim:
     )
 
 
-def init_claim(ends: Ends, scale: RankScale) -> Claim:
+def init_claim(ends: tuple, scale: RankScale) -> Claim:
     """Trained heads below random initialization on the stable-rank scale (mean ± 2 se)."""
     init = scale.srank["random init, bidirectional"]
     n_top = max(n for n in init)
-    trained = {m: ends.sp[m].stats["srank"] for m in ends.names if ends.top[m] == n_top}
+    names, _, top, _, sp = ends
+    trained = {m: sp[m].stats["srank"] for m in names if top[m] == n_top}
     init_span = (init[n_top].value - 2 * init[n_top].se, init[n_top].value + 2 * init[n_top].se)
     below_init = all_hold(interval_below(v.span(), init_span) for v in trained.values())
     return Claim(
