@@ -15,6 +15,7 @@ others run the whole page.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 
 import pytest
@@ -72,13 +73,16 @@ WEIGHTS = {"real-attention", "real-spectra"}
 def pinned(name: str) -> tuple[type[ChapterStudy], dict]:
     """The study of chapter ``name`` and its small parameters, as its pin test runs them (the
     canonical-ranks pins run the chapter on smaller fixed grids: a subclass)."""
-    pins = importlib.import_module(f"tests.test_chapter_{name.replace('-', '_')}")
+    short = name.replace("-", "_")
+    moved = importlib.util.find_spec(f"tests.chapters.test_{short}")  # the chapter's test folder
+    pins = importlib.import_module(
+        f"tests.chapters.test_{short}" if moved else f"tests.test_chapter_{short}"
+    )
     if name == "canonical-ranks":
         return pins.SmallRanks, pins.SMALL
-    module = importlib.import_module(f"attnspec.chapters.{name.replace('-', '_')}")
     study = next(
         v
-        for v in vars(module).values()
+        for v in vars(pins).values()
         if isinstance(v, type) and issubclass(v, ChapterStudy) and getattr(v, "name", "") == name
     )
     return study, pins.SMALL
