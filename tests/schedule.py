@@ -28,8 +28,8 @@ DURATIONS = Path(__file__).resolve().parent.parent / "benchmarks" / "test_durati
 TOGETHER = {
     "book/chapters/real-attention.ipynb": "book/chapters/real-*.ipynb",
     "book/chapters/real-spectra.ipynb": "book/chapters/real-*.ipynb",
-    "tests/test_chapter_real_attention.py": "tests/test_chapter_real_*.py",
-    "tests/test_chapter_real_spectra.py": "tests/test_chapter_real_*.py",
+    "tests/chapters/test_real_attention.py": "tests/chapters/test_real_*.py",
+    "tests/chapters/test_real_spectra.py": "tests/chapters/test_real_*.py",
 }
 
 

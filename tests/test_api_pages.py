@@ -20,8 +20,10 @@ def test_every_module_is_on_its_subpackages_page():
         if sub == "commands":  # the command line is documented on the Reproduce page
             continue
         page = ROOT / "book" / "api" / f"{sub}.md"
-        modules = {  # a chapter's folder is a package: its own entry and one per module
-            ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        modules = {  # a chapter's folder too: its package and each of its modules
+            ".".join(
+                ("attnspec", sub, *p.relative_to(init.parent).with_suffix("").parts)
+            ).removesuffix(".__init__")
             for p in init.parent.rglob("*.py")
         }
         assert documented(page) == modules, page

@@ -117,16 +117,20 @@ def test_jupyter_book_is_pinned_below_2():
 
 
 def test_every_package_folder_is_shipped():
-    """The flat layout needs an explicit package list: a missing entry drops it from the wheel."""
-    listed = set(pyproject()["tool"]["setuptools"]["packages"])
+    """The wheel's packages are found by setuptools' ``find`` with pyproject's patterns: every
+    folder of attnspec/ holding an ``__init__.py`` must match them (a chapter's folder included)."""
+    from setuptools import find_packages
+
+    config = pyproject()["tool"]["setuptools"]["packages"]["find"]
+    shipped = set(
+        find_packages(str(ROOT), include=config["include"], exclude=config.get("exclude", ()))
+    )
     found = {
         ".".join(p.parent.relative_to(ROOT).parts)
         for p in (ROOT / "attnspec").rglob("__init__.py")
         if "__pycache__" not in p.parts
     }
-    assert found <= listed, sorted(found - listed)
-    for name in listed:
-        assert (ROOT / name.replace(".", "/") / "__init__.py").exists(), name
+    assert found == shipped, sorted(found ^ shipped)
 
 
 def test_console_script():

@@ -55,8 +55,8 @@ def test_the_two_real_chapters_are_one_unit_and_other_files_their_own():
     assert unit_of("book/chapters/real-attention.ipynb::Cell 3") == unit_of(
         "book/chapters/real-spectra.ipynb::Cell 0"
     )
-    assert unit_of("tests/test_chapter_real_attention.py::test_x") == unit_of(
-        "tests/test_chapter_real_spectra.py::test_y"
+    assert unit_of("tests/chapters/test_real_attention.py::test_x") == unit_of(
+        "tests/chapters/test_real_spectra.py::test_y"
     )
     assert unit_of("book/chapters/setup.ipynb::Cell 1") == "book/chapters/setup.ipynb"
     assert unit_of("tests/test_a.py::test_b[x::y]") == "tests/test_a.py"

@@ -1,6 +1,6 @@
 """One function per kind of figure in Parts I–II, and the helpers every figure module shares (series
 styles, guide lines, panel grids). Each figure function returns a matplotlib Figure; Part III's are
-in :mod:`~attnspec.chapters.canonical_figures` and :mod:`~attnspec.chapters.real_figures`."""
+in each chapter's ``figures`` module."""
 
 from __future__ import annotations
 

@@ -19,8 +19,6 @@ from attnspec.core.errors import InvalidInput
 
 #: Bins of the eigen-angle histogram for the KL divergence (the paper's choice).
 ANGLE_BINS = 50
-#: Display names of the three distances.
-DISTANCE_NAMES = {"kl": "KL", "ks": "Kolmogorov", "w1": "W₁"}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from attnspec.core.parallel import map_processes
 from attnspec.real import summary, uncertainty
 from attnspec.real.measure import HeadRecord, measure_text
 from attnspec.real.models import MODELS, get_model
-from attnspec.real.paper import PAPER_BANDS
+from attnspec.real.paper import PAPER_BAND_W1, PAPER_BANDS
 from attnspec.real.texts import TEXT_NAMES
 from attnspec.real.uncertainty import Interval
 
@@ -151,4 +151,29 @@ def _order(r) -> tuple:
     return (list(TEXT_NAMES).index(r.text), r.layer, getattr(r, "head", 0))
 
 
-__all__ = ["MODELS", "NAMES", "Study", "literal_heads", "run_study"]
+def detectable(tokens: dict, names, key: str) -> tuple[float, float]:
+    """The smallest excess of the median distance ``key`` over the Haar median, in percent, that
+    the one-sided test against the Haar 95th percentile detects: ``100 (q95/median − 1)``,
+    smallest and largest over the models ``names`` (``tokens``: model -> TokenSummary)."""
+    pct = [100 * (tokens[m].haar.q95.get(key) / tokens[m].haar.median.get(key) - 1) for m in names]
+    return min(pct), max(pct)
+
+
+def band_falls(study: Study) -> dict:
+    """The factor :math:`W_1(\\text{17–64})/W_1(\\text{385–471})` by which the score-factor W₁
+    falls from the first to the second paper band: per model ``(U, V, Haar)`` of the same lengths,
+    and ``"paper"`` for GPT-2 (the values the seed summary states)."""
+    out = {}
+    for m in study.lengths:
+        first, last = (study.bands.get((m, b)) for b in PAPER_BANDS)
+        if first and last:
+            out[m] = (
+                first.U.value / last.U.value,
+                first.V.value / last.V.value,
+                first.haar / last.haar,
+            )
+    out["paper"] = float(PAPER_BAND_W1[PAPER_BANDS[0]]) / float(PAPER_BAND_W1[PAPER_BANDS[1]])
+    return out
+
+
+__all__ = ["MODELS", "NAMES", "Study", "band_falls", "detectable", "literal_heads", "run_study"]

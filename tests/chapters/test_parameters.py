@@ -29,13 +29,6 @@ from attnspec.chapters.theta_statistics import ThetaStatistics
 from attnspec.core.errors import InvalidInput
 from attnspec.core.kinds import PARAMETERS
 from attnspec.publish.chapters import chapter, parameters_cell
-from tests import (
-    test_chapter_canonical_causal,
-    test_chapter_canonical_model,
-    test_chapter_canonical_ranks,
-    test_chapter_real_attention,
-    test_chapter_real_spectra,
-)
 from tests.chapters import test_bulk_equivalence as test_chapter_bulk_equivalence
 from tests.chapters import test_convergence as test_chapter_convergence
 from tests.chapters import test_convergence_threshold as test_chapter_convergence_threshold
@@ -73,11 +66,11 @@ CASES = [
         "betas",
     ),
     (HeadDimension, test_chapter_head_dimension.SMALL, {"fifth_heads": [9, 10]}, "fifth_heads"),
-    (CanonicalModel, test_chapter_canonical_model.SMALL, {"spikes": 0}, "spikes"),
-    (CanonicalCausal, test_chapter_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
-    (CanonicalRanks, test_chapter_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
-    (RealAttention, test_chapter_real_attention.SMALL, {"conventions": 1}, "conventions"),
-    (RealSpectra, test_chapter_real_spectra.SMALL, {"trials": 0}, "trials"),
+    (CanonicalModel, test_canonical_model.SMALL, {"spikes": 0}, "spikes"),
+    (CanonicalCausal, test_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
+    (CanonicalRanks, test_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
+    (RealAttention, test_real_attention.SMALL, {"conventions": 1}, "conventions"),
+    (RealSpectra, test_real_spectra.SMALL, {"trials": 0}, "trials"),
 ]
 
 

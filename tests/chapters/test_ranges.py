@@ -15,6 +15,7 @@ others run the whole page.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 
 import pytest

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from attnspec.chapters.real_spectra import RealSpectra
-from tests import test_chapter_real_attention
+from tests.chapters import test_real_attention
 from tests.helpers import check_figures, in_this_process, verdicts_of
 
 #: The real-attention chapter's small parameters, and the trials of the random-init rank scale.
-SMALL = test_chapter_real_attention.SMALL | {"trials": 2}
+SMALL = test_real_attention.SMALL | {"trials": 2}
 
 
 @pytest.fixture(scope="module")

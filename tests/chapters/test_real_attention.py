@@ -1,7 +1,8 @@
 """The real-attention chapter's study at small parameters (both models, measured in the test's
 process: ``in_this_process``, so each model loads once per test worker), and the reporting both
-real chapters share (fast): decimals from a bootstrap standard error, intervals, band falls and the
-interval rule of the claims."""
+real chapters share (fast, :mod:`attnspec.chapters.shared`): decimals from a bootstrap standard
+error, intervals, band falls (:func:`attnspec.real.study.band_falls`) and the interval rule of the
+claims."""
 
 from __future__ import annotations
 
@@ -9,15 +10,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from attnspec.chapters.real_attention import (
-    ZERO,
-    RealAttention,
-    band_falls,
-    decimals,
-    interval_text,
-    unless_open,
-)
+from attnspec.chapters.real_attention import RealAttention
+from attnspec.chapters.shared import ZERO, decimals, interval_text, unless_open
 from attnspec.real.paper import PAPER_BANDS
+from attnspec.real.study import band_falls
 from attnspec.real.uncertainty import Interval
 from tests.helpers import check_figures, in_this_process, verdicts_of
 

@@ -2,9 +2,8 @@ r"""Chapter "Real pretrained attention": the seed summary's isotropy diagnostic 
 :math:`\varphi_j` of the token-space singular factor :math:`U_X` against Haar :math:`O(n)`
 matrices, and this book's hypothesis that :math:`R(S) = \operatorname{polar}(V_r^\top U_r)` is Haar.
 
-Also the reporting both real chapters share (:mod:`~attnspec.chapters.real_spectra` imports it):
-decimals from a bootstrap standard error, ``value [low, high]`` and the interval rule. Every
-criterion compares a model with itself (two lengths, or a measurement with a Haar reference of the
+Every criterion
+compares a model with itself (two lengths, or a measurement with a Haar reference of the
 same size), through bootstrap intervals or standard errors that resample texts and heads
 (:mod:`attnspec.real.uncertainty`). A comparison with the seed summary's GPT-2 or ViT-B/16
 numbers compares different models: it is a "same scale" statement with both numbers shown,
@@ -17,110 +16,18 @@ state (its queries and keys share :math:`X`).
 
 from __future__ import annotations
 
-import math
-from functools import partial
 from typing import Any
 
-import numpy as np
-
-from ..numerics.intervals import all_hold, interval_below
-from ..present.claims import Claim
-from ..present.numbers import ONE_OR_TWO, decimals_for, with_interval
-from ..present.tables import markdown_table
-from ..real.models import MODELS
-from ..real.paper import PAPER_BAND_W1, PAPER_BANDS, PAPER_VIT_W1
-from ..real.study import NAMES, Study, run_study
-from ..real.texts import TEXT_NAMES, distinct_tokens, excerpt
-from ..real.uncertainty import Interval
-from . import real_figures
-from .base import ChapterStudy
-
-QUOTE_ISOTROPY = (
-    "seed summary, empirical isotropy: “the eigen-angle discrepancies from uniform (KL with 50 "
-    "bins, Kolmogorov, Wasserstein) are consistently close to zero and decrease with sequence "
-    "length”"
-)
-QUOTE_BANDS = (
-    "seed summary, score-level geometry: “the mean angular W₁ for both GPT-2 score singular "
-    "factors drops from about 0.31 in the 17–64 length band to 0.10 in the 385–471 band, and the "
-    "pooled ViT mean is about 0.08”"
-)
-HYPOTHESIS = (
-    "this book's hypothesis (the seed summary does not state it: its queries and keys share X); "
-    "this book's test"
-)
-
-#: The parameters of :func:`attnspec.real.study.run_study`, the measurements both chapters share.
-STUDY_PARAMETERS = (
-    "lengths",
-    "n_texts",
-    "max_heads",
-    "angle_bins",
-    "seed",
-    "conventions",
-    "band_lengths",
-)
-#: The three distances of eigen-angles to the uniform law: KL, Kolmogorov, circular W₁.
-KEYS = ("kl", "ks", "w1")
-#: Most decimals a statistic is printed with: beyond them round-off, not sampling, decides a digit.
-MAX_DECIMALS = 5
-#: The point 0 as an interval, for "an interval below (above) 0".
-ZERO = (0.0, 0.0)
-
-#: The decimals a bootstrap interval's standard error supports: one significant digit, two when
-#: the first is 1, at most :data:`MAX_DECIMALS` (4 when the error is unknown).
-decimals = partial(decimals_for, significant=ONE_OR_TWO, fallback=4, most=MAX_DECIMALS)
-
-
-def measured_study(params: dict[str, Any]) -> Study:
-    """Both models measured and summarized at a chapter's checked parameters (cached)."""
-    return run_study(**{name: params[name] for name in STUDY_PARAMETERS})
-
-
-def interval_text(iv: Interval, digits: int | None = None) -> str:
-    """``value [low, high]`` with the decimals its bootstrap standard error supports."""
-    return with_interval(iv.value, iv.low, iv.high, decimals(iv.se) if digits is None else digits)
-
-
-def short_name(model: str) -> str:
-    """The model's display name without its size: ``MiniLM-L6``, ``SmolLM2-135M``."""
-    return MODELS[model].display.split(" ")[0]
-
-
-def per_model(texts: dict[str, str]) -> str:
-    """The models' texts in table order, ``a / b``."""
-    return " / ".join(texts.values())
-
-
-def unless_open(holds: bool | None, fails: str, overlap: str) -> str:
-    """The sentence under a claim that compares intervals: why it fails (✗, or nothing to say
-    under ✓), or, under ○, that the intervals overlap."""
-    return overlap if holds is None else fails
-
-
-def detectable(tok: dict, names, key: str) -> tuple[float, float]:
-    """The smallest excess of the median distance over the Haar median, in percent, that the
-    one-sided test against the Haar 95th percentile detects: ``100 (q95/median − 1)``, smallest
-    and largest over the models."""
-    pct = [100 * (tok[m].haar.q95.get(key) / tok[m].haar.median.get(key) - 1) for m in names]
-    return min(pct), max(pct)
-
-
-def band_falls(study) -> dict:
-    """The factor :math:`W_1(\\text{17–64})/W_1(\\text{385–471})` by which the score-factor W₁
-    falls from the first to the second paper band: per model ``(U, V, Haar)`` of the same lengths,
-    and ``"paper"`` for GPT-2 (the values the seed summary states)."""
-    out = {}
-    for m in study.lengths:
-        first, last = (study.bands.get((m, b)) for b in PAPER_BANDS)
-        if first and last:
-            out[m] = (
-                first.U.value / last.U.value,
-                first.V.value / last.V.value,
-                first.haar / last.haar,
-            )
-    out["paper"] = float(PAPER_BAND_W1[PAPER_BANDS[0]]) / float(PAPER_BAND_W1[PAPER_BANDS[1]])
-    return out
+from ...numerics.fitting import power_law_fit
+from ...present.claims import Claim
+from ...present.tables import markdown_table
+from ...real.models import MODELS
+from ...real.paper import PAPER_BAND_W1, PAPER_BANDS, PAPER_VIT_W1
+from ...real.study import NAMES, band_falls, detectable
+from ...real.texts import TEXT_NAMES, distinct_tokens, excerpt
+from ..base import ChapterStudy
+from ..shared import decimals, interval_text, measured_study, short_name
+from .claims import KEYS, chapter_claims
 
 
 class RealAttention(ChapterStudy):
@@ -183,7 +90,7 @@ class RealAttention(ChapterStudy):
             out |= {f"{m}_{k}": v for k, v in self.embedding_values(m).items()}
             ns = study.lengths[m]
             haar = [study.tokens[(m, n)].haar.median.w1 for n in ns]
-            out[f"{m}_ux_haar_exp"] = round(float(np.polyfit(np.log(ns), np.log(haar), 1)[0]), 2)
+            out[f"{m}_ux_haar_exp"] = round(power_law_fit(ns, haar)[0], 2)
             a = study.rotation[(m, top)]
             for k in KEYS:
                 out[f"{m}_angle_{k}"] = round(a.real.get(k), 4)
@@ -390,153 +297,13 @@ class RealAttention(ChapterStudy):
     # ---- figures and claims --------------------------------------------------------------------
 
     def figures(self) -> dict[str, Any]:
+        from .figures import fig_angles, fig_tokens
+
         return {
-            "fig_tokens": lambda: real_figures.real_tokens(self.study),
-            "fig_angles": lambda: real_figures.real_angles(self.study, self.params["angle_bins"]),
+            "fig_tokens": lambda: fig_tokens(self.study),
+            "fig_angles": lambda: fig_angles(self.study, self.params["angle_bins"]),
         }
 
     def claims(self) -> list[Claim]:
         """The U_X diagnostic, R(S), the literal reading, the bands."""
-        study = self.study
-        names = list(study.lengths)
-        top = {m: study.top(m) for m in names}
-        tok = {m: study.tokens[(m, top[m])] for m in names}
-        above = {
-            key: any(tok[m].intervals[key].low > tok[m].haar.q95.get(key) for m in names)
-            for key in KEYS
-        }
-        slopes = {m: study.token_slopes[m] for m in names if m in study.token_slopes}
-        falls = all_hold(
-            interval_below(s[key].span(), ZERO) for s in slopes.values() for key in KEYS
-        )
-        rot = {m: study.rotation[(m, top[m])] for m in names}
-        heads = {m: len(study.heads[(m, top[m])]) for m in names}
-        bound = {m: 0.05 + 2 * math.sqrt(0.05 * 0.95 / heads[m]) for m in names}
-        lit = {m: study.literal[(m, top[m])] for m in names}
-        claims = []
-        for key, label in (("kl", "KL (50 bins)"), ("ks", "Kolmogorov"), ("w1", "W₁")):
-            reach = detectable(tok, names, key)
-            claims.append(
-                Claim(
-                    f"eigen-angles of $U_X$ consistent with Haar at the largest $n$: {label}",
-                    "median [95 %], Haar median, Haar 95th percentile: "
-                    + per_model(
-                        {
-                            m: f"{interval_text(tok[m].intervals[key])}, "
-                            f"{tok[m].haar.median.get(key):.{decimals(tok[m].intervals[key].se)}f}"
-                            f", {tok[m].haar.q95.get(key):.{decimals(tok[m].intervals[key].se)}f}"
-                            for m in names
-                        }
-                    ),
-                    "one-sided: ✗ when an interval lies above the 95th percentile of Haar $O(n)$ "
-                    "matrices of the same size (MiniLM-L6 / SmolLM2-135M), else ○; it detects "
-                    f"only a median more than {reach[0]:.0f}–{reach[1]:.0f} % above Haar's",
-                    False if above[key] else None,
-                    f"the {label} of $U_X$ is farther from uniform than most Haar matrices."
-                    if above[key]
-                    else "consistent with Haar, largely by construction: the seeded signs of "
-                    "$U_X$'s columns (and its seeded null-space completion beyond n = d) randomize "
-                    "its eigen-angles whatever X is, and a one-sided test below the Haar 95th "
-                    f"percentile detects only a median more than {reach[0]:.0f}–{reach[1]:.0f} % "
-                    "above Haar's; it cannot confirm the seed summary's observation.",
-                    QUOTE_ISOTROPY,
-                )
-            )
-        claims.append(
-            Claim(
-                "… and the distances decrease with length",
-                "exponents against n [95 %], KL / Kolmogorov / W₁: "
-                + "; ".join(
-                    f"{short_name(m)} " + " / ".join(interval_text(s[k], 2) for k in KEYS)
-                    for m, s in slopes.items()
-                ),
-                "every exponent's interval below 0, both models",
-                falls if slopes else None,
-                unless_open(
-                    falls if slopes else None,
-                    "some distance grows with length beyond its uncertainty.",
-                    "some exponent's interval contains 0 (or one length only): the fall is not "
-                    "resolved.",
-                ),
-                QUOTE_ISOTROPY,
-            )
-        )
-        claims.append(
-            Claim(
-                "the rotation $R(S)$ between the query and key frames is Haar-distributed",
-                "heads outside the Haar 95 % range: "
-                + per_model({m: f"{rot[m].outside:.3f}" for m in names}),
-                "≤ 0.05 + 2 binomial standard errors ("
-                + per_model({m: f"{bound[m]:.3f}" for m in names})
-                + ")",
-                all(rot[m].outside <= bound[m] for m in names),
-                "not reproduced under this book's hypothesis: most heads' R(S) lie outside the "
-                "Haar range (query and key frames are partly aligned). The seed summary's "
-                "diagnostic looks at $U_X$, which $R(S)$ does not measure.",
-                HYPOTHESIS,
-            )
-        )
-        claims.append(
-            Claim(
-                "the literal reading (eigen-angles of the full score factor $U$) is at the Haar "
-                "level",
-                "mean W₁ [95 %] and Haar mean ± se: "
-                + per_model(
-                    {
-                        m: f"{interval_text(lit[m].full_U)}, {lit[m].haar.mean.w1:.4f} ± "
-                        f"{lit[m].haar.se.w1:.4f}"
-                        for m in names
-                    }
-                ),
-                "difference within 2 standard errors (bootstrap and Haar, combined)",
-                all(lit[m].at_haar_level() for m in names),
-                "the full factor's eigen-angles differ from those of Haar matrices of its size.",
-                "this book's test",
-            )
-        )
-        claims.append(self.band_claim())
-        return claims
-
-    def band_claim(self) -> Claim:
-        """The score factors' fall from the first to the second band: ○, since Haar falls too."""
-        study = self.study
-        names = list(study.lengths)
-        bands = {m: [study.bands.get((m, b)) for b in PAPER_BANDS] for m in names}
-        fall = band_falls(study)
-        ok = all(m in fall for m in names)
-        return Claim(
-            "angular W₁ of the score singular factors falls from the 17–64 to the 385–471 band, "
-            "as GPT-2's does",
-            (
-                "U then V, ours: "
-                + "; ".join(
-                    f"{short_name(m)} "
-                    + " → ".join(
-                        f"{b.U.value:.{decimals(b.U.se)}f}, {b.V.value:.{decimals(b.V.se)}f}"
-                        for b in bands[m]
-                    )
-                    + f" (÷ {fall[m][0]:.1f}, {fall[m][1]:.1f}; Haar ÷ {fall[m][2]:.1f})"
-                    for m in names
-                )
-                + f"; GPT-2 (seed summary): {PAPER_BAND_W1[PAPER_BANDS[0]]} → "
-                f"{PAPER_BAND_W1[PAPER_BANDS[1]]} (÷ {fall['paper']:.1f}), ViT-B/16 {PAPER_VIT_W1}"
-            )
-            if ok
-            else "a band has no measured length",
-            "none that can decide it: Haar $O(n)$ matrices of the same lengths fall too, so a "
-            "fall follows from finite $n$ alone (the seed summary's values are another model)",
-            None,
-            (
-                "a falling W₁ is implied by finite n alone: Haar-random factors of the same "
-                f"lengths fall ÷ {fall[names[0]][2]:.1f}, ours ÷ "
-                + " / ".join(f"{fall[m][0]:.1f}" for m in names)
-                + ", so the fall says nothing about trained frames; GPT-2's reported fall "
-                f"(÷ {fall['paper']:.1f}) is "
-                + ("smaller than" if fall["paper"] < fall[names[0]][2] else "not smaller than")
-                + " Haar's, and with the summarized paper's normalization unknown no verdict is "
-                "drawn."
-            )
-            if ok
-            else "a band has no measured length (see band_lengths).",
-            QUOTE_BANDS,
-        )
+        return chapter_claims(self.study)
