@@ -40,7 +40,7 @@ from attnspec.chapters.convergence_threshold import figures as threshold_figures
 from attnspec.chapters.head_dimension import figures as head_dimension_figures
 from attnspec.chapters.limit_law import figures as limit_law_figures
 from attnspec.chapters.limit_law_edge import figures as edge_figures
-from attnspec.chapters.normalizer_concentration import figures as normalizer_figures
+from attnspec.chapters.normalizer_concentration import figures as norm_figures
 from attnspec.chapters.rank_one_mode import figures as rank_one_figures
 from attnspec.chapters.real_attention import figures as real_attention
 from attnspec.chapters.real_spectra import figures as real_spectra
@@ -331,19 +331,15 @@ CASES = {
     "rank_one_mode.top_singular_values": lambda: rank_one_figures.top_singular_values(
         {r: np.sort(RNG.uniform(1, 1e3, 6))[::-1] for r in RUNGS}
     ),
-    "normalizer_concentration.histogram_with_normal": lambda: (
-        normalizer_figures.histogram_with_normal(
-            1 + 0.047 * RNG.standard_normal(2000), 1.0, 0.047, r"$D_i$"
-        )
+    "normalizer_concentration.histogram_with_normal": lambda: norm_figures.histogram_with_normal(
+        1 + 0.047 * RNG.standard_normal(2000), 1.0, 0.047, r"$D_i$"
     ),
-    "normalizer_concentration.measured_vs_predicted": lambda: (
-        normalizer_figures.measured_vs_predicted(
-            BETAS[:4],
-            0.04 * np.exp(BETAS[:4] ** 2 / 2),
-            0.041 * np.exp(BETAS[:4] ** 2 / 2),
-            "b",
-            "s",
-        )
+    "normalizer_concentration.measured_vs_predicted": lambda: norm_figures.measured_vs_predicted(
+        BETAS[:4],
+        0.04 * np.exp(BETAS[:4] ** 2 / 2),
+        0.041 * np.exp(BETAS[:4] ** 2 / 2),
+        "b",
+        "s",
     ),
     "curves": lambda: plotting.curves(
         np.arange(2, 17),
@@ -487,7 +483,7 @@ FIGURE_MODULES = (
     bulk_figures,
     limit_law_figures,
     edge_figures,
-    normalizer_figures,
+    norm_figures,
     rank_one_figures,
     setup_figures,
     convergence_figures,

@@ -30,6 +30,9 @@ from attnspec.core.errors import InvalidInput
 from attnspec.core.kinds import PARAMETERS
 from attnspec.publish.chapters import chapter, parameters_cell
 from tests.chapters import test_bulk_equivalence as test_chapter_bulk_equivalence
+from tests.chapters import test_canonical_causal as test_chapter_canonical_causal
+from tests.chapters import test_canonical_model as test_chapter_canonical_model
+from tests.chapters import test_canonical_ranks as test_chapter_canonical_ranks
 from tests.chapters import test_convergence as test_chapter_convergence
 from tests.chapters import test_convergence_threshold as test_chapter_convergence_threshold
 from tests.chapters import test_head_dimension as test_chapter_head_dimension
@@ -38,6 +41,8 @@ from tests.chapters import test_limit_law as test_chapter_limit_law
 from tests.chapters import test_limit_law_edge as test_chapter_limit_law_edge
 from tests.chapters import test_normalizer_concentration as test_chapter_normalizer_concentration
 from tests.chapters import test_rank_one_mode as test_chapter_rank_one_mode
+from tests.chapters import test_real_attention as test_chapter_real_attention
+from tests.chapters import test_real_spectra as test_chapter_real_spectra
 from tests.chapters import test_setup as test_chapter_setup
 from tests.chapters import test_theta_statistics as test_chapter_theta_statistics
 from tests.test_chapter_budget import CHAPTERS
@@ -66,11 +71,11 @@ CASES = [
         "betas",
     ),
     (HeadDimension, test_chapter_head_dimension.SMALL, {"fifth_heads": [9, 10]}, "fifth_heads"),
-    (CanonicalModel, test_canonical_model.SMALL, {"spikes": 0}, "spikes"),
-    (CanonicalCausal, test_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
-    (CanonicalRanks, test_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
-    (RealAttention, test_real_attention.SMALL, {"conventions": 1}, "conventions"),
-    (RealSpectra, test_real_spectra.SMALL, {"trials": 0}, "trials"),
+    (CanonicalModel, test_chapter_canonical_model.SMALL, {"spikes": 0}, "spikes"),
+    (CanonicalCausal, test_chapter_canonical_causal.SMALL, {"bulk_max": 6.0}, "bulk_max"),
+    (CanonicalRanks, test_chapter_canonical_ranks.SMALL, {"spikes": 0}, "spikes"),
+    (RealAttention, test_chapter_real_attention.SMALL, {"conventions": 1}, "conventions"),
+    (RealSpectra, test_chapter_real_spectra.SMALL, {"trials": 0}, "trials"),
 ]
 
 
