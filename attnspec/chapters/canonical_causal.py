@@ -21,11 +21,12 @@ import numpy as np
 
 from ..canonical import model, order, upper_bound
 from ..canonical.causal_search import lower_bound_search
-from ..canonical.rates import above_zero, criterion_text, log_slope, rate_test
+from ..canonical.rates import above_zero, log_slope, rate_test
 from ..canonical.summary import bounded_bulk_scores, causal_summary
 from ..numerics.intervals import all_hold, interval_below
 from ..present.claims import Claim
 from ..present.numbers import length_range, per_length, plus_minus
+from ..present.rate_texts import criterion_text, fitted_exponent
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .canonical_model import CanonicalLengths, dense_grid
@@ -426,7 +427,7 @@ class CanonicalCausal(CanonicalLengths):
             return "; ".join(
                 f"{f.name}: largest "
                 f"{max(getattr(c, key) for c in self.bounds[f.name].values()):.3g}, "
-                f"exponent {x.exponent_text()}"
+                f"exponent {fitted_exponent(x)}"
                 for f, x in zip(bounded, tests, strict=True)
             )
 
@@ -474,7 +475,7 @@ class CanonicalCausal(CanonicalLengths):
             ),
             Claim(
                 r"empirical law of $\lambda \to c\delta_1 + (1 - c)\delta_0$ ($W_1$)",
-                f"exponent {t['w1'].exponent_text()} ({length_range(W1_EXPONENTS)})",
+                f"exponent {fitted_exponent(t['w1'])} ({length_range(W1_EXPONENTS)})",
                 criterion_text(t["w1"], "", "ℓ"),
                 t["w1"].holds,
                 no_grid,
@@ -501,7 +502,7 @@ class CanonicalCausal(CanonicalLengths):
             claims.append(
                 Claim(
                     r"spike subspace: $\sigma_k \ge 1 - O(k/(\ell f))$",
-                    f"exponent {t['sigma_k'].exponent_text()} "
+                    f"exponent {fitted_exponent(t['sigma_k'])} "
                     f"(Lanczos, {length_range(TOP_EXPONENTS)}); largest "
                     f"ratio {t['sigma_k'].constant:.3g}",
                     criterion_text(t["sigma_k"], "k/(ℓf)", "ℓ"),
@@ -529,7 +530,7 @@ class CanonicalCausal(CanonicalLengths):
             Claim(
                 r"$\sigma_{k+m_\ell} \to 0$ for $m_\ell = \lceil(\log\ell)^2\rceil$",
                 f"{per_length([v for _, v in self.log_squared.values()], 3)}; exponent "
-                f"{t['log_squared'].exponent_text()}",
+                f"{fitted_exponent(t['log_squared'])}",
                 criterion_text(t["log_squared"], "", "ℓ"),
                 t["log_squared"].holds,
                 no_grid,

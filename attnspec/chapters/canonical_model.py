@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 
 from ..canonical import model
-from ..canonical.rates import criterion_text, rate_test
+from ..canonical.rates import rate_test
 from ..canonical.summary import bidirectional_summary, bounded_bulk_summary, exact_identities
 from ..canonical.two_score import TwoScoreSummary, two_score_summary
 from ..present.claims import Claim
 from ..present.numbers import length_range, per_length, round_off_bound
+from ..present.rate_texts import criterion_text, fitted_exponent
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .base import ChapterStudy
@@ -380,7 +381,7 @@ class CanonicalModel(CanonicalLengths):
             )
             return Claim(
                 claim,
-                f"exponent {test.exponent_text()} ({grid}){const}",
+                f"exponent {fitted_exponent(test)} ({grid}){const}",
                 criterion_text(test, claimed, variable),
                 test.holds,
                 no_grid

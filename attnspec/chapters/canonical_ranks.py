@@ -20,13 +20,14 @@ import numpy as np
 
 from ..canonical import cesaro, model
 from ..canonical.rank_study import harmonic_erank1, sigma0_erank2
-from ..canonical.rates import above_zero, criterion_text, log_slope, rate_test, slope_test
+from ..canonical.rates import above_zero, log_slope, rate_test, slope_test
 from ..canonical.summary import bounded_bulk_scores
 from ..canonical.two_score import two_score_summary
 from ..numerics.intervals import all_hold
 from ..numerics.spectra import erank1, erank2_amplitude
 from ..present.claims import Claim
 from ..present.numbers import format_power_of_ten, per_length, plus_minus, power_of_two
+from ..present.rate_texts import criterion_text, fitted_exponent
 from ..present.tables import markdown_table
 from . import canonical_figures
 from .base import ChapterStudy
@@ -304,7 +305,7 @@ class CanonicalRanks(ChapterStudy):
                 r"$\Sigma = 0$: srank $= H_\ell/\Vert A_c\Vert^2 \sim H_\ell/4$",
                 r"$\operatorname{srank}/(H_\ell/4) - 1$: "
                 + per_length([p.srank / p.srank_law - 1 for p in self.cesaro], 3)
-                + f"; exponent {t['law'].exponent_text()}",
+                + f"; exponent {fitted_exponent(t['law'])}",
                 criterion_text(t["law"], "", "ℓ"),
                 t["law"].holds,
                 no_grid,
@@ -329,9 +330,9 @@ class CanonicalRanks(ChapterStudy):
                 r"erank$_2(A_c) = \Theta_B(\log\ell)$ at $\Sigma = 0$",
                 "reading $(\\sum\\sigma^2)^2/\\sum\\sigma^4$: "
                 f"$H_\\ell^2/(2H_\\ell - H^{{(2)}}_\\ell)$, "
-                f"slope exponent {t['z_erank2'].exponent_text()}; reading "
+                f"slope exponent {fitted_exponent(t['z_erank2'])}; reading "
                 f"$(\\sum\\sigma)^2/\\sum\\sigma^2$: exponent against log ℓ "
-                f"{t['amp'].exponent_text()}",
+                f"{fitted_exponent(t['amp'])}",
                 "convention (the seed does not define erank₂): Θ(log ℓ) holds under the first "
                 "reading, not under the second",
                 None,
@@ -342,7 +343,7 @@ class CanonicalRanks(ChapterStudy):
             ),
             Claim(
                 r"erank$_1(A_c) = \Omega((\log\ell)^3)$ at $\Sigma = 0$",
-                f"exponent against log ℓ {t['erank1_log3'].exponent_text()} "
+                f"exponent against log ℓ {fitted_exponent(t['erank1_log3'])} "
                 f"(ℓ = {self.grid[0]} … {self.grid[-1]})",
                 criterion_text(t["erank1_log3"], "(log ℓ)³", "log ℓ"),
                 t["erank1_log3"].holds,
@@ -352,7 +353,7 @@ class CanonicalRanks(ChapterStudy):
             Claim(
                 r"$\sigma_i = 1/i$ exactly gives erank$_1 = H_\ell e^{S_\ell/H_\ell} = "
                 r"\Theta(\sqrt\ell\log\ell)$",
-                f"exponent {t['harmonic'].exponent_text()}",
+                f"exponent {fitted_exponent(t['harmonic'])}",
                 criterion_text(t["harmonic"], "√ℓ log ℓ", "ℓ"),
                 t["harmonic"].holds,
                 no_grid,
@@ -362,7 +363,7 @@ class CanonicalRanks(ChapterStudy):
                 r"premise $\sigma_i \asymp 1/i$ at $\Sigma = 0$: "
                 r"$\max_i i\sigma_i$ bounded in $\ell$",
                 f"$\\max_i i\\sigma_i$ {self.z_isigma_max[0]:.3f} → {self.z_isigma_max[-1]:.3f}; "
-                f"exponent against log ℓ {t['isigma'].exponent_text()}",
+                f"exponent against log ℓ {fitted_exponent(t['isigma'])}",
                 criterion_text(t["isigma"], "1 (bounded)", "log ℓ"),
                 t["isigma"].holds,
                 no_grid
@@ -373,7 +374,7 @@ class CanonicalRanks(ChapterStudy):
             ),
             Claim(
                 r"$\Sigma = 0$: erank$_1(A_c) = \Theta(\sqrt\ell\log\ell)$",
-                f"exponent {t['erank1_power'].exponent_text()} (ℓ = {self.grid[0]} … "
+                f"exponent {fitted_exponent(t['erank1_power'])} (ℓ = {self.grid[0]} … "
                 f"{self.grid[-1]})",
                 criterion_text(t["erank1_power"], "√ℓ log ℓ", "ℓ"),
                 t["erank1_power"].holds,
