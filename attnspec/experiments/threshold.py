@@ -39,6 +39,7 @@ from scipy import optimize, stats
 
 from ..models.head_dim import normalizer_std_exact
 from ..models.ladder import REFERENCE
+from ..numerics.fitting import slope_fit
 from .convergence import crossing, limit_law, pooled_distance, trial_bulks
 from .normalizer import normalizer_stats
 from .trials import LadderResult
@@ -170,7 +171,7 @@ def exponent(d: Sequence[int], beta_level: np.ndarray) -> float:
     ok = np.isfinite(b)
     if ok.sum() < 2:
         return math.nan
-    return float(np.polyfit(np.log(np.asarray(d, dtype=float)[ok]), b[ok] ** 2, 1)[0])
+    return slope_fit(np.log(np.asarray(d, dtype=float)[ok]), b[ok] ** 2).slope
 
 
 @dataclass(frozen=True)
@@ -287,15 +288,16 @@ class Rates:
 
 def _rates(d: np.ndarray, ks: np.ndarray) -> np.ndarray:
     """Minus the least-squares slope of log ks against log d, for every column of ``ks``."""
-    return -np.polyfit(np.log(d.astype(float)), np.log(ks), 1)[0]
+    log_d = np.log(d.astype(float))
+    return -np.array([slope_fit(log_d, column).slope for column in np.log(ks).T])
 
 
 def rates_in_d(plane: Plane) -> Rates:
     r""":math:`\rho(\beta)` over the plane's sizes at every :math:`\beta` (needs two sizes)."""
     rate = _rates(plane.d, plane.ks)
     reps = np.array([_rates(plane.d, plane.boot[:, :, b]) for b in range(plane.boot.shape[-1])])
-    slope = float(np.polyfit(plane.beta, rate, 1)[0])
-    slopes = np.array([np.polyfit(plane.beta, r, 1)[0] for r in reps])
+    slope = slope_fit(plane.beta, rate).slope
+    slopes = np.array([slope_fit(plane.beta, r).slope for r in reps])
     return Rates(
         plane.beta,
         rate,

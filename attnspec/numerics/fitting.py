@@ -67,8 +67,10 @@ def line_fit(x, y) -> LineFit:
     x, y = np.asarray(x, float), np.asarray(y, float)
     if np.unique(x).size < 2:
         return LineFit(math.nan, math.nan, math.nan)
-    b, a = np.polyfit(x, y, 1)
-    return LineFit(float(b), float(a), float(np.max(np.abs(y - (a + b * x)))))
+    fit = slope_fit(x, y)
+    return LineFit(
+        fit.slope, fit.intercept, float(np.max(np.abs(y - (fit.intercept + fit.slope * x))))
+    )
 
 
 @dataclass(frozen=True)
