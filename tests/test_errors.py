@@ -21,9 +21,10 @@ from attnspec.core.config import (
     trial_memory_bytes,
 )
 from attnspec.core.errors import InvalidInput
-from attnspec.experiments.sweep import check_workers, make_grid
 from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 from attnspec.models.nonlinearity import theta_f, theta_q
+from attnspec.runner.cluster import check_workers
+from attnspec.runner.sweep import make_grid
 from tests.helpers import strict_json
 
 

@@ -12,7 +12,6 @@ from scipy import stats
 
 from ..experiments import convergence as cv
 from ..experiments.convergence import DistanceSeries, Rigidity
-from ..experiments.sweep import SweepRequest, run_sweeps
 from ..models.ladder import MODEL_NAMES, REFERENCE
 from ..models.nonlinearity import poly_degree
 from ..models.notation import symbol
@@ -22,6 +21,7 @@ from ..present.claims import Claim
 from ..present.interactive import HTML_SYMBOLS, Series
 from ..present.numbers import ONE_OR_TWO, decimals_for, fixed, format_uncertain
 from ..present.tables import markdown_table
+from ..runner.sweep import SweepRequest, run_sweeps
 from .base import ChapterStudy
 from .declarations import CONVERGENCE
 

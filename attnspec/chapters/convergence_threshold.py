@@ -17,7 +17,6 @@ from scipy import stats
 from ..experiments import threshold as th
 from ..experiments.convergence import trials_for_pooled
 from ..experiments.normalizer_reference import law_std, pooled_std_reference
-from ..experiments.sweep import SweepRequest, run_sweeps
 from ..experiments.threshold import (
     Boundary,
     Collapse,
@@ -34,6 +33,7 @@ from ..present import interactive, plotting
 from ..present.claims import Claim
 from ..present.numbers import fixed
 from ..present.tables import markdown_table
+from ..runner.sweep import SweepRequest, run_sweeps
 from .base import ChapterStudy
 from .convergence import THEOREM, uncertain_text
 from .declarations import CONVERGENCE_THRESHOLD

@@ -106,8 +106,9 @@ def local_cluster(n_workers: int, blas: int | None = None) -> LocalCluster:
 
 @contextmanager
 def cluster_client(scheduler: str | None, n_workers: int, tls: TLS | None) -> Iterator[Client]:
-    """A client of the scheduler at ``scheduler`` (:func:`~attnspec.runner.scheduler.existing_client`), or of a
-    new :func:`local_cluster`, closed after."""
+    """A client of the scheduler at ``scheduler``
+    (:func:`~attnspec.runner.scheduler.existing_client`), or of a new :func:`local_cluster`, closed
+    after."""
     if scheduler is None:
         with local_cluster(n_workers) as cluster, Client(cluster) as client:
             yield client

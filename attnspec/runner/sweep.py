@@ -15,8 +15,8 @@ cluster can be used instead (``scheduler=ADDRESS``); its workers must share the 
 system, because they read and write the client's cache folder.
 
 The results are tidy tables (:class:`~attnspec.runner.tables.SweepResult`): one row per
-:math:`(d, \beta, \text{trial}, \text{model})`, and one per :math:`(d, \beta, \text{model})` with the
-bulk pooled over trials.
+:math:`(d, \beta, \text{trial}, \text{model})`, and one per :math:`(d, \beta, \text{model})` with
+the bulk pooled over trials.
 
 A sweep may compute a subset of the rungs (``models``): at large :math:`d` two spectra per trial
 instead of seven.

@@ -23,8 +23,8 @@ from distributed import LocalCluster
 
 from attnspec.cli import main
 from attnspec.core.config import Config
-from attnspec.experiments.scheduler import check_scheduler
 from attnspec.experiments.trials import run_ladder
+from attnspec.runner.scheduler import check_scheduler
 from tests.helpers import one_line, peer
 
 SWEEP = ["sweep", "--d", "24", "--beta", "1", "--trials", "1"]
@@ -113,7 +113,7 @@ def test_a_port_out_of_range_is_one_line_not_an_overflow_traceback(port, tmp_pat
 
 def test_the_worker_count_has_an_upper_bound(tmp_path, capsys):
     """Issue 29, item 12: ``--workers`` had none."""
-    from attnspec.experiments.sweep import max_workers
+    from attnspec.runner.cluster import max_workers
 
     too_many = str(max_workers() + 1)
     assert main([*SWEEP, "-o", str(tmp_path / "o.csv"), "--workers", too_many]) == 2
@@ -156,7 +156,7 @@ def failed_sweep(tmp_path: Path, python: list[str], *options: str, **kwargs) -> 
 def test_a_scheduler_without_workers_is_one_line_and_status_75(tmp_path):
     """The real command with a short wait (``WORKER_WAIT`` = 3 s, 60 s by default)."""
     code = (
-        "import sys; import attnspec.experiments.sweep as s; s.WORKER_WAIT = 3; "
+        "import sys; import attnspec.runner.cluster as c; c.WORKER_WAIT = 3; "
         "from attnspec.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     with LocalCluster(
@@ -174,7 +174,7 @@ def test_a_scheduler_whose_workers_leave_keeps_the_finished_trials(tmp_path, cac
     import time
 
     code = (
-        "import sys; import attnspec.experiments.sweep as s; s.WORKER_WAIT = 3; "
+        "import sys; import attnspec.runner.cluster as c; c.WORKER_WAIT = 3; "
         "from attnspec.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     grid = ["--d", "160", "--beta", "1", "--trials", "40"]
@@ -223,7 +223,7 @@ def test_payload_really_runs_code_when_unpickled(tmp_path):
 def test_a_trial_task_leaves_the_workers_cache_setting_as_it_was(before, tmp_path, monkeypatch):
     """Issue 29, item 12: ``_trial_task`` set ATTNSPEC_CACHE for good in external workers."""
     from attnspec.core import cache
-    from attnspec.experiments.sweep import _trial_task
+    from attnspec.runner.cluster import _trial_task
 
     if before is None:
         monkeypatch.delenv(cache.CACHE_ENV, raising=False)

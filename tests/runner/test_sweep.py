@@ -20,18 +20,14 @@ import pytest
 from distributed import LocalCluster
 
 from attnspec.cli import main
-from attnspec.experiments import sweep
-from attnspec.experiments.sweep import (
-    SweepResult,
-    cached_trial,
-    local_cluster,
-    make_grid,
-    run_sweep,
-    to_csv,
-    trial_entry,
-)
+from attnspec.core import parallel
 from attnspec.experiments.trials import run_ladder, trial
 from attnspec.laws.distance import ks_to_limit_law
+from attnspec.runner import cluster as runner_cluster
+from attnspec.runner import sweep
+from attnspec.runner.cluster import cached_trial, local_cluster, trial_entry
+from attnspec.runner.sweep import make_grid, run_sweep
+from attnspec.runner.tables import SweepResult, to_csv
 from tests.helpers import in_this_process, peer
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
@@ -98,8 +94,8 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(
     def no_cluster(*args, **kwargs):
         raise AssertionError("a finished sweep must not start a cluster")
 
-    monkeypatch.setattr(sweep, "LocalCluster", no_cluster)
-    monkeypatch.setattr(sweep, "Client", no_cluster)
+    monkeypatch.setattr(runner_cluster, "LocalCluster", no_cluster)
+    monkeypatch.setattr(runner_cluster, "Client", no_cluster)
     again = run_sweep(**GRID)
     assert again.computed == 0 and entries(cache_dir) == stored
     assert np.array_equal(again.table, result.table) and np.array_equal(again.pooled, result.pooled)
@@ -219,8 +215,8 @@ def test_workers_get_one_blas_thread_each():
         warnings.simplefilter("error", UserWarning)  # e.g. "Port 8787 is already in use"
         with local_cluster(2) as cluster, cluster.get_client() as client:
             threads = client.run(openblas_threads)
-    expected = max(1, sweep.cores() // 2)
-    assert sweep.blas_threads(2) == expected
+    expected = max(1, parallel.cores() // 2)
+    assert parallel.blas_threads(2) == expected
     assert len(threads) == 2 and all(n and set(n) == {expected} for n in threads.values())
     assert os.environ.get("OPENBLAS_NUM_THREADS") == before
 
@@ -529,7 +525,7 @@ def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
     order."""
     from attnspec.core.config import Config
 
-    monkeypatch.setattr(sweep, "IN_FLIGHT", 5)
+    monkeypatch.setattr(runner_cluster, "IN_FLIGHT", 5)
     tasks = [(Config(d=10 + (k % 3), trials=23), k, ["Y"]) for k in range(23)]
     with local_cluster(1) as cluster, cluster.get_client() as client:
         submitted, most = [], [0]
@@ -542,7 +538,7 @@ def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
             return future
 
         monkeypatch.setattr(client, "submit", counted)
-        out = sweep.compute_trials(tasks, client)
+        out = runner_cluster.compute_trials(tasks, client)
     assert len(submitted) == 23 and most[0] <= 5
     for (cfg, k, models), got in zip(tasks, out, strict=True):
         np.testing.assert_array_equal(
