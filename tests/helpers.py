@@ -340,7 +340,8 @@ def in_this_process() -> Iterator[None]:
     the trials a sweep misses computed one after the other instead of on a new Dask cluster.
 
     What the pins check (verdicts, values) does not depend on where a trial runs; the processes
-    and the cluster are tested on their own (``tests/test_parallel.py``, ``tests/test_sweep.py``).
+    and the cluster are tested on their own (``tests/core/test_parallel.py``,
+    ``tests/runner/test_sweep.py``).
     Starting them would cost a chapter's pin more than its small computation, and a spawned
     process loads the model weights again.
     """
