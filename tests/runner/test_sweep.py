@@ -173,6 +173,22 @@ def test_no_limit_law_at_beta_zero():
     assert np.isnan(ks_to_limit_law(np.ones(10), 0.0))
 
 
+def test_a_table_solves_the_limit_laws_quantile_once(monkeypatch):
+    """Every row's distance to the limit law is taken below the same quantile of the law, a Newton
+    solve: one per table, not one per trial and rung."""
+    from attnspec.core.config import Config
+    from attnspec.experiments.trials import LadderResult
+    from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw as Law
+
+    cfg = Config(d=10, beta=1.125, trials=6)  # a beta of no other test: nothing solved yet
+    ladder = LadderResult(cfg, [trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k) for k in range(6)])
+    ppf, solves = Law.ppf, []
+    monkeypatch.setattr(Law, "ppf", lambda self, q: solves.append(q) or ppf(self, q))
+    result = SweepResult([ladder], 0)
+    assert (len(result.table), len(result.pooled)) == (6 * 7, 7)
+    assert solves == [1 - cfg.remove_top_k / cfg.d]
+
+
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_damaged_entry_is_the_only_one_recomputed(cache_dir, scheduler):
     run_sweep([64], [0.5], 3, scheduler=scheduler)
