@@ -24,7 +24,6 @@ from attnspec.experiments.trials import LadderResult, trial
 from attnspec.laws import distance
 from attnspec.runner.tables import SweepResult
 
-
 SOLVE_ONCE = distance._limit_quantile
 
 
