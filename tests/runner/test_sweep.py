@@ -362,7 +362,7 @@ def test_to_csv_round_trips_exactly(tmp_path):
     assert [float(r["x"]) for r in rows] == table["x"].tolist() and rows[1]["model"] == "Y_f"
 
 
-# ---- issue 12, item 10: a bounded connection to the scheduler, one line for every failure ----
+# ---- a bounded connection to the scheduler, one line for every failure ----------------------
 
 
 def sweep_subprocess(
@@ -513,8 +513,6 @@ def test_several_sweeps_share_their_trials(cache_dir):
     assert again[0].computed == 0 and np.array_equal(again[1].pooled, second.pooled)
 
 
-# ---- issue 50, H3: no code runs from the working folder --------------------------------------
-
 #: a module that shadows the standard library's, and records that it ran
 PLANTED = "import os\nopen(os.path.join(os.path.dirname(__file__), 'RAN'), 'w').close()\n"
 
@@ -531,14 +529,10 @@ def test_a_sweep_worker_never_imports_from_the_working_folder(tmp_path, monkeypa
     assert ran == []
 
 
-# ---- issue 50, M5: many small trials never flood the scheduler -------------------------------
-
-
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
-    """``sweep --trials 10000`` at d = 10 submitted every trial at once, and the client lost its
-    scheduler. Here the window is 5: never more than 5 trials pending, all 23 computed, in
-    order."""
+    """Many small trials never flood the scheduler: with a window of 5, never more than 5 trials
+    pending, all 23 computed, in order."""
     from attnspec.core.config import Config
 
     monkeypatch.setattr(runner_cluster, "IN_FLIGHT", 5)
