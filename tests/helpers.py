@@ -345,9 +345,10 @@ def in_this_process() -> Iterator[None]:
     Starting them would cost a chapter's pin more than its small computation, and a spawned
     process loads the model weights again.
     """
-    from attnspec.experiments import head_dim, head_dim_blocks, sweep
+    from attnspec.experiments import head_dim, head_dim_blocks
     from attnspec.experiments.trials import trial
     from attnspec.real import study
+    from attnspec.runner import sweep
 
     def serial(func, args):
         return [func(*a) for a in args]
@@ -359,6 +360,6 @@ def in_this_process() -> Iterator[None]:
         mp.setattr(study, "map_processes", serial)
         mp.setattr(head_dim, "map_processes", serial)
         mp.setattr(head_dim_blocks, "map_processes", serial)
-        mp.setattr(sweep, "_client", lambda *args: contextlib.nullcontext())
+        mp.setattr(sweep, "cluster_client", lambda *args: contextlib.nullcontext())
         mp.setattr(sweep, "compute_trials", trials)
         yield
