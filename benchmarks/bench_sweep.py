@@ -25,8 +25,10 @@ import tempfile
 import time
 
 from attnspec.core import cache
-from attnspec.experiments.sweep import compute_trials, cores, local_cluster, make_grid
+from attnspec.core.parallel import cores
 from attnspec.experiments.trials import run_ladder
+from attnspec.runner.cluster import compute_trials, local_cluster
+from attnspec.runner.sweep import make_grid
 
 GRID = make_grid([1000], [0.5, 1.0], 4)
 TASKS = [(cfg, k, None) for cfg in GRID for k in range(cfg.trials)]

@@ -363,13 +363,15 @@ def in_this_process() -> Iterator[None]:
     the trials a sweep misses computed one after the other instead of on a new Dask cluster.
 
     What the pins check (verdicts, values) does not depend on where a trial runs; the processes
-    and the cluster are tested on their own (``tests/test_parallel.py``, ``tests/test_sweep.py``).
+    and the cluster are tested on their own (``tests/core/test_parallel.py``,
+    ``tests/runner/test_sweep.py``).
     Starting them would cost a chapter's pin more than its small computation, and a spawned
     process loads the model weights again.
     """
-    from attnspec.experiments import head_dimension, head_dimension_blocks, sweep
+    from attnspec.experiments import head_dimension, head_dimension_blocks
     from attnspec.experiments.trials import trial
     from attnspec.real import study
+    from attnspec.runner import sweep
 
     def serial(func, args):
         return [func(*a) for a in args]
@@ -381,6 +383,6 @@ def in_this_process() -> Iterator[None]:
         mp.setattr(study, "map_processes", serial)
         mp.setattr(head_dimension, "map_processes", serial)
         mp.setattr(head_dimension_blocks, "map_processes", serial)
-        mp.setattr(sweep, "_client", lambda *args: contextlib.nullcontext())
+        mp.setattr(sweep, "cluster_client", lambda *args: contextlib.nullcontext())
         mp.setattr(sweep, "compute_trials", trials)
         yield

@@ -17,7 +17,6 @@ from attnspec.canonical.summary import (
     margin,
 )
 from attnspec.core.errors import InvalidInput
-from attnspec.numerics.fitting import line_fit
 from attnspec.present.numbers import fixed, per_length, plus_minus, round_off_bound
 
 
@@ -52,16 +51,9 @@ def test_exact_identities_are_round_off():
     assert len(ids.deviations) == 11 and ids.largest < 1e-12
 
 
-def test_formatters_and_line_fit():
+def test_formatters():
     assert fixed(-0.00001, 4) == "0.0000" and per_length([1, 2.5], 1) == "1.0 / 2.5"
     assert round_off_bound(3e-15) == "≤ 1e-12" and round_off_bound(2e-9) == "2.00e-09"
     assert plus_minus(-0.5012, 0.00004) == "-0.501 (se < 0.0005)"  # never "± 0.000"
     assert plus_minus(-0.5012, 0.012) == "-0.501 ± 0.012" and plus_minus(1, float("nan")) == "1.000"
-    fit = line_fit([0, 1, 2], [1, 3, 5])
-    assert (
-        fit.slope == pytest.approx(2)
-        and fit.intercept == pytest.approx(1)
-        and fit.max_residual < 1e-12
-    )
-    assert math.isnan(line_fit([1, 1], [0, 1]).slope)
     assert np.isfinite(model.alpha_plus(0.5))

@@ -30,7 +30,6 @@ import numpy as np
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.fitting import power_law_fit, slope_fit
 from attnspec.numerics.intervals import interval_below
-from attnspec.present.numbers import plus_minus
 
 #: The kinds of scaling claim :func:`rate_test` decides.
 KINDS = ("theta", "O", "omega", "zero")
@@ -63,7 +62,7 @@ class RateTest:
     candidates: dict
     constant: float
 
-    def _decision(self) -> tuple[float, float] | None:
+    def decision(self) -> tuple[float, float] | None:
         """(signed distance of b from the decision boundary, positive on the side where the claim
         holds; gap between the candidates the boundary separates), or None."""
         b = self.exponent
@@ -86,7 +85,7 @@ class RateTest:
         """✓ / ✗ / ○ as the module docstring says (None: the grid cannot decide)."""
         if self.exponent == -math.inf:
             return False  # slope_test: the quantity does not grow
-        found = self._decision()
+        found = self.decision()
         if found is None or not math.isfinite(self.exponent):
             return None
         distance, gap = found
@@ -96,10 +95,6 @@ class RateTest:
         if distance < -SE_MARGIN * se and gap >= 2 * SE_MARGIN * se:
             return False
         return None
-
-    def exponent_text(self, digits: int = 3) -> str:
-        """``b ± se`` with ``digits`` decimals (:func:`~attnspec.present.numbers.plus_minus`)."""
-        return plus_minus(self.exponent, self.se, digits)
 
 
 def _mask(x, y) -> np.ndarray:
@@ -179,23 +174,3 @@ def above_zero(b: float, se: float) -> bool | None:
     (:func:`attnspec.numerics.intervals.interval_below`) on :math:`b \pm 2\,\mathrm{se}` against 0:
     ✓ above, ✗ below, ○ when the interval contains 0."""
     return interval_below((0.0, 0.0), (b - SE_MARGIN * se, b + SE_MARGIN * se))
-
-
-def criterion_text(test: RateTest, claimed_label: str, variable: str) -> str:
-    """The criterion column of a claim tested by ``test``: what is fitted, against what."""
-    if test.kind == "zero":
-        return f"exponent against {variable} below 0 by more than 2 se"
-    found = test._decision()
-    mine = test.candidates[test.claimed]
-    others = ", ".join(f"{k} {v:.3f}" for k, v in test.candidates.items() if k != test.claimed)
-    if test.kind == "theta":
-        return (
-            f"exponent against {variable} nearer to {claimed_label} ({mine:.3f}) than to "
-            f"{others} (exponents on this grid)"
-        )
-    side = "below" if test.kind == "O" else "above"
-    boundary = test.exponent + (found[0] if test.kind == "O" else -found[0]) if found else math.nan
-    return (
-        f"exponent against {variable} {side} {boundary:.3f}, midway between {claimed_label} "
-        f"({mine:.3f}) and {others} (exponents on this grid)"
-    )

@@ -14,8 +14,8 @@ from ..core.parameter import parse_number, shown
 from .options import add_output, add_parameter_options, output_option, parse_parameters
 
 if TYPE_CHECKING:
-    from ..experiments.scheduler import TLS
-    from ..experiments.sweep import SweepResult
+    from ..runner.scheduler import TLS
+    from ..runner.tables import SweepResult
 
 OPTIONS = ["trials", "seed", "remove_top_k", "c_poly"]
 LISTS = ["d", "beta"]
@@ -79,8 +79,8 @@ def parse_workers(text: str | None) -> int | None:
 
 def format_pooled(result: SweepResult) -> str:
     """The pooled table with fixed decimals, one line per (d, beta, model)."""
-    from ..experiments.sweep import COLUMNS
     from ..models.ladder import REFERENCE
+    from ..runner.tables import COLUMNS
 
     names = list(COLUMNS)
     head = f"{'d':>6}  {'beta':>6}  {'model':>14}  " + "  ".join(f"{n:>8}" for n in names)
@@ -110,8 +110,8 @@ def interrupt_guard():
 
 
 def parse_tls(args: argparse.Namespace) -> TLS | None:
-    """The ``--tls-*`` options as :class:`~attnspec.experiments.scheduler.TLS` (None if none)."""
-    from ..experiments.scheduler import TLS
+    """The ``--tls-*`` options as :class:`~attnspec.runner.scheduler.TLS` (None if none)."""
+    from ..runner.scheduler import TLS
 
     given = (args.tls_ca_file, args.tls_cert, args.tls_key)
     if given == (None, None, None):
@@ -123,7 +123,9 @@ def parse_tls(args: argparse.Namespace) -> TLS | None:
 
 def run(args: argparse.Namespace) -> int:
     from ..core.atomic import check_writable
-    from ..experiments.sweep import check_workers, make_grid, run_sweep, to_csv
+    from ..runner.cluster import check_workers
+    from ..runner.sweep import make_grid, run_sweep
+    from ..runner.tables import to_csv
 
     lists = {name: parse_list(name, getattr(args, name)) for name in LISTS}
     params = parse_parameters(args, OPTIONS)

@@ -4,7 +4,7 @@
 processes, each with :func:`blas_threads` BLAS threads, so that workers times threads never exceeds
 the cores (OpenBLAS threads that outnumber the free cores spin instead of working). Results come
 back in the order of the arguments and do not depend on the number of processes. The Dask sweep
-(:mod:`attnspec.experiments.sweep`) sizes its workers the same way.
+(:mod:`attnspec.runner.cluster`) sizes its workers the same way.
 """
 
 from __future__ import annotations

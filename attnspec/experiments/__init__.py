@@ -1,3 +1,3 @@
-"""Seeded trials of the ladder and what the chapters measure with them: sweeps on Dask, convergence
-in d, the rank-one mode, the normalizer and the noise floor.
+"""Seeded trials of the ladder and what the chapters measure with them: convergence in d, the
+rank-one mode, the normalizer and the noise floor.
 """

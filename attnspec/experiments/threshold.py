@@ -299,7 +299,8 @@ class Rates:
 
 def _rates(d: np.ndarray, ks: np.ndarray) -> np.ndarray:
     """Minus the least-squares slope of log ks against log d, for every column of ``ks``."""
-    return -np.polyfit(np.log(d.astype(float)), np.log(ks), 1)[0]
+    log_d = np.log(d.astype(float))
+    return -np.array([slope_fit(log_d, column).slope for column in np.log(ks).T])
 
 
 def rates_in_d(plane: Plane) -> Rates:

@@ -2,7 +2,7 @@ r"""How far a measured bulk is from the exact limit law: the Kolmogorov distance
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -10,6 +10,13 @@ from ..numerics.spectra import ks_to_law_below_quantile
 from .gaussian_equivalent import GaussianEquivalentLaw
 
 _limit_law = lru_cache(maxsize=64)(GaussianEquivalentLaw.for_f)  # built once per beta
+
+
+@lru_cache(maxsize=256)
+def _limit_quantile(beta: float, p: float) -> float:
+    r"""The limit law's ``p`` quantile at ``beta``, solved once: a sweep's table asks it of every
+    trial and rung of a :math:`(d, \beta)`, and each solve costs tens of milliseconds."""
+    return float(_limit_law(beta).ppf(p))
 
 
 def ks_to_limit_law(bulk: np.ndarray, beta: float, d: int | None = None, removed: int = 0) -> float:
@@ -28,4 +35,4 @@ def ks_to_limit_law(bulk: np.ndarray, beta: float, d: int | None = None, removed
     law = _limit_law(beta)
     if d is None:
         d, removed = int(np.asarray(bulk).size), 0
-    return ks_to_law_below_quantile(bulk, law.cdf, law.ppf, d, removed)
+    return ks_to_law_below_quantile(bulk, law.cdf, partial(_limit_quantile, beta), d, removed)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import validate
+from ..numerics.fitting import slope_fit
 
 
 @dataclass(frozen=True)
@@ -52,5 +53,5 @@ def edge_scale(law, d: int, rel_offsets=(1e-3, 2e-3, 4e-3)) -> EdgeScale:
     edge = float(law.support()[1])
     delta = edge * np.asarray(rel_offsets, dtype=float)
     ratios = np.asarray(law.pdf(edge - delta), dtype=float) / np.sqrt(delta)
-    a = float(np.polyval(np.polyfit(delta, ratios, 1), 0.0))
+    a = slope_fit(delta, ratios).intercept
     return EdgeScale(edge, a, d, float((3.0 / (2.0 * a * d)) ** (2.0 / 3.0)))

@@ -54,24 +54,6 @@ def power_law_fit(x, y) -> tuple[float, float, float]:
 
 
 @dataclass(frozen=True)
-class LineFit:
-    """Least-squares line :math:`y = a + b x`: slope b, intercept a, largest absolute residual."""
-
-    slope: float
-    intercept: float
-    max_residual: float
-
-
-def line_fit(x, y) -> LineFit:
-    r"""Least-squares line :math:`y = a + b x`; NaN fields with fewer than two distinct x."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if np.unique(x).size < 2:
-        return LineFit(math.nan, math.nan, math.nan)
-    b, a = np.polyfit(x, y, 1)
-    return LineFit(float(b), float(a), float(np.max(np.abs(y - (a + b * x)))))
-
-
-@dataclass(frozen=True)
 class RateFit:
     r"""A fitted rate of decay :math:`y \approx e^{a} x^{-\text{rate}}`.
 

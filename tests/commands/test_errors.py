@@ -17,9 +17,10 @@ from attnspec.cli import main
 from attnspec.core.config import Config, available_memory_bytes, trial_memory_bytes
 from attnspec.core.errors import InvalidInput
 from attnspec.core.kinds import PARAMETERS
-from attnspec.experiments.sweep import check_workers, make_grid
 from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 from attnspec.models.nonlinearity import theta_f, theta_q
+from attnspec.runner.cluster import check_workers
+from attnspec.runner.sweep import make_grid
 from tests.helpers import strict_json
 
 

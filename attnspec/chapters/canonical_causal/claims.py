@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 
 from ...canonical import order
-from ...canonical.rates import above_zero, criterion_text
+from ...canonical.rates import above_zero
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
 from ...present.numbers import length_range, per_length, plus_minus
+from ...present.rate_texts import criterion_text, fitted_exponent
 
 #: log2 of the lengths of the closed-form eigenvalue fits, of the W1 fits and of the Lanczos fits.
 EIG_EXPONENTS, W1_EXPONENTS, TOP_EXPONENTS = range(6, 31, 2), range(6, 21, 2), range(6, 17, 2)
@@ -87,7 +88,7 @@ def chapter_claims(study) -> list[Claim]:
         return "; ".join(
             f"{f.name}: largest "
             f"{max(getattr(c, key) for c in study.bounds[f.name].values()):.3g}, "
-            f"exponent {x.exponent_text()}"
+            f"exponent {fitted_exponent(x)}"
             for f, x in zip(bounded, tests, strict=True)
         )
 
@@ -134,7 +135,7 @@ def chapter_claims(study) -> list[Claim]:
         ),
         Claim(
             r"empirical law of $\lambda \to c\delta_1 + (1 - c)\delta_0$ ($W_1$)",
-            f"exponent {t['w1'].exponent_text()} ({length_range(W1_EXPONENTS)})",
+            f"exponent {fitted_exponent(t['w1'])} ({length_range(W1_EXPONENTS)})",
             criterion_text(t["w1"], "", "ℓ"),
             t["w1"].holds,
             no_grid,
@@ -161,7 +162,7 @@ def chapter_claims(study) -> list[Claim]:
         claims.append(
             Claim(
                 r"spike subspace: $\sigma_k \ge 1 - O(k/(\ell f))$",
-                f"exponent {t['sigma_k'].exponent_text()} "
+                f"exponent {fitted_exponent(t['sigma_k'])} "
                 f"(Lanczos, {length_range(TOP_EXPONENTS)}); largest "
                 f"ratio {t['sigma_k'].constant:.3g}",
                 criterion_text(t["sigma_k"], "k/(ℓf)", "ℓ"),
@@ -189,7 +190,7 @@ def chapter_claims(study) -> list[Claim]:
         Claim(
             r"$\sigma_{k+m_\ell} \to 0$ for $m_\ell = \lceil(\log\ell)^2\rceil$",
             f"{per_length([v for _, v in study.log_squared.values()], 3)}; exponent "
-            f"{t['log_squared'].exponent_text()}",
+            f"{fitted_exponent(t['log_squared'])}",
             criterion_text(t["log_squared"], "", "ℓ"),
             t["log_squared"].holds,
             no_grid,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
-from ...canonical.rates import criterion_text
 from ...present.claims import Claim
 from ...present.numbers import length_range, per_length, round_off_bound
+from ...present.rate_texts import criterion_text, fitted_exponent
 
 #: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that
 #: does not involve the slow margin): :math:`2^6, \dots, 2^{30}`, exact by the two-score reduction.
@@ -42,7 +42,7 @@ def chapter_claims(study) -> list[Claim]:
         const = "" if test.kind == "zero" else f"; largest ratio to {claimed}: {test.constant:.3g}"
         return Claim(
             claim,
-            f"exponent {test.exponent_text()} ({grid}){const}",
+            f"exponent {fitted_exponent(test)} ({grid}){const}",
             criterion_text(test, claimed, variable),
             test.holds,
             no_grid

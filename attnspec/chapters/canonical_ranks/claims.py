@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 
 from ...canonical import model
-from ...canonical.rates import above_zero, criterion_text, log_slope
+from ...canonical.rates import above_zero, log_slope
 from ...numerics.intervals import all_hold
 from ...present.claims import Claim
 from ...present.numbers import per_length, plus_minus, power_of_two
+from ...present.rate_texts import criterion_text, fitted_exponent
 
 
 def chapter_claims(study) -> list[Claim]:
@@ -52,7 +53,7 @@ def chapter_claims(study) -> list[Claim]:
             r"$\Sigma = 0$: srank $= H_\ell/\Vert A_c\Vert^2 \sim H_\ell/4$",
             r"$\operatorname{srank}/(H_\ell/4) - 1$: "
             + per_length([p.srank / p.srank_law - 1 for p in study.cesaro], 3)
-            + f"; exponent {t['law'].exponent_text()}",
+            + f"; exponent {fitted_exponent(t['law'])}",
             criterion_text(t["law"], "", "ℓ"),
             t["law"].holds,
             no_grid,
@@ -77,9 +78,9 @@ def chapter_claims(study) -> list[Claim]:
             r"erank$_2(A_c) = \Theta_B(\log\ell)$ at $\Sigma = 0$",
             "reading $(\\sum\\sigma^2)^2/\\sum\\sigma^4$: "
             f"$H_\\ell^2/(2H_\\ell - H^{{(2)}}_\\ell)$, "
-            f"slope exponent {t['z_erank2'].exponent_text()}; reading "
+            f"slope exponent {fitted_exponent(t['z_erank2'])}; reading "
             f"$(\\sum\\sigma)^2/\\sum\\sigma^2$: exponent against log ℓ "
-            f"{t['amp'].exponent_text()}",
+            f"{fitted_exponent(t['amp'])}",
             "convention (the seed does not define erank₂): Θ(log ℓ) holds under the first "
             "reading, not under the second",
             None,
@@ -90,7 +91,7 @@ def chapter_claims(study) -> list[Claim]:
         ),
         Claim(
             r"erank$_1(A_c) = \Omega((\log\ell)^3)$ at $\Sigma = 0$",
-            f"exponent against log ℓ {t['erank1_log3'].exponent_text()} "
+            f"exponent against log ℓ {fitted_exponent(t['erank1_log3'])} "
             f"(ℓ = {study.grid[0]} … {study.grid[-1]})",
             criterion_text(t["erank1_log3"], "(log ℓ)³", "log ℓ"),
             t["erank1_log3"].holds,
@@ -100,7 +101,7 @@ def chapter_claims(study) -> list[Claim]:
         Claim(
             r"$\sigma_i = 1/i$ exactly gives erank$_1 = H_\ell e^{S_\ell/H_\ell} = "
             r"\Theta(\sqrt\ell\log\ell)$",
-            f"exponent {t['harmonic'].exponent_text()}",
+            f"exponent {fitted_exponent(t['harmonic'])}",
             criterion_text(t["harmonic"], "√ℓ log ℓ", "ℓ"),
             t["harmonic"].holds,
             no_grid,
@@ -110,7 +111,7 @@ def chapter_claims(study) -> list[Claim]:
             r"premise $\sigma_i \asymp 1/i$ at $\Sigma = 0$: "
             r"$\max_i i\sigma_i$ bounded in $\ell$",
             f"$\\max_i i\\sigma_i$ {study.z_isigma_max[0]:.3f} → {study.z_isigma_max[-1]:.3f}; "
-            f"exponent against log ℓ {t['isigma'].exponent_text()}",
+            f"exponent against log ℓ {fitted_exponent(t['isigma'])}",
             criterion_text(t["isigma"], "1 (bounded)", "log ℓ"),
             t["isigma"].holds,
             no_grid
@@ -121,7 +122,7 @@ def chapter_claims(study) -> list[Claim]:
         ),
         Claim(
             r"$\Sigma = 0$: erank$_1(A_c) = \Theta(\sqrt\ell\log\ell)$",
-            f"exponent {t['erank1_power'].exponent_text()} (ℓ = {study.grid[0]} … "
+            f"exponent {fitted_exponent(t['erank1_power'])} (ℓ = {study.grid[0]} … "
             f"{study.grid[-1]})",
             criterion_text(t["erank1_power"], "√ℓ log ℓ", "ℓ"),
             t["erank1_power"].holds,

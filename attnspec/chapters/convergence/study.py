@@ -16,11 +16,11 @@ from ...experiments.convergence import (
     noise_levels,
     reported_se,
 )
-from ...experiments.sweep import SweepRequest, run_sweeps
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.nonlinearity import poly_degree
 from ...present.claims import Claim
 from ...present.numbers import ONE_OR_TWO, decimals_for, fixed
+from ...runner.sweep import SweepRequest, run_sweeps
 from ..base import ChapterStudy
 from ..shared import uncertain_text
 from .claims import convergence_claims

@@ -8,10 +8,10 @@ from typing import Any
 from ...experiments import threshold as th
 from ...experiments.convergence import trials_for_pooled
 from ...experiments.normalizer_reference import normalizer_test
-from ...experiments.sweep import SweepRequest, run_sweeps
 from ...experiments.threshold import KS_TOL, LEVELS
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...present.claims import Claim
+from ...runner.sweep import SweepRequest, run_sweeps
 from ..base import ChapterStudy
 from .claims import threshold_claims
 from .figures import fig_beta, fig_collapse, fig_norm, fig_phase

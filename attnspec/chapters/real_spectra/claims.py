@@ -10,6 +10,7 @@ from ...canonical.model import stable_rank_limit
 from ...canonical.rates import rate_test
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
+from ...present.rate_texts import fitted_exponent
 from ...real.models import MODELS
 from ...real.rank_scale import RankScale
 from ...real.study import Study
@@ -262,7 +263,7 @@ def init_limit_claim(scale: RankScale) -> Claim:
         "(the Gaussian-equivalent bulk's mean)",
         f"srank at n = {int(ns[-1])}: {last.value:.3f} ± {last.se:.3f} against "
         f"$e^{{\\beta^2}}$ = {limit:.4f}; exponent of the relative gap against n "
-        f"{gap.exponent_text(2)}",
+        f"{fitted_exponent(gap, 2)}",
         "exponent below 0 by more than 2 se",
         gap.holds,
         "the stable rank at initialization does not approach e^{β²} over these sizes.",

@@ -20,18 +20,14 @@ import pytest
 from distributed import LocalCluster
 
 from attnspec.cli import main
-from attnspec.experiments import sweep
-from attnspec.experiments.sweep import (
-    SweepResult,
-    cached_trial,
-    local_cluster,
-    make_grid,
-    run_sweep,
-    to_csv,
-    trial_entry,
-)
+from attnspec.core import parallel
 from attnspec.experiments.trials import run_ladder, trial
 from attnspec.laws.distance import ks_to_limit_law
+from attnspec.runner import cluster as runner_cluster
+from attnspec.runner import sweep
+from attnspec.runner.cluster import cached_trial, local_cluster, trial_entry
+from attnspec.runner.sweep import make_grid, run_sweep
+from attnspec.runner.tables import SweepResult, to_csv
 from tests.helpers import in_this_process, peer
 
 GRID = {"d": [64, 96], "beta": [0.5, 1.0], "trials": 2}
@@ -98,8 +94,8 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(
     def no_cluster(*args, **kwargs):
         raise AssertionError("a finished sweep must not start a cluster")
 
-    monkeypatch.setattr(sweep, "LocalCluster", no_cluster)
-    monkeypatch.setattr(sweep, "Client", no_cluster)
+    monkeypatch.setattr(runner_cluster, "LocalCluster", no_cluster)
+    monkeypatch.setattr(runner_cluster, "Client", no_cluster)
     again = run_sweep(**GRID)
     assert again.computed == 0 and entries(cache_dir) == stored
     assert np.array_equal(again.table, result.table) and np.array_equal(again.pooled, result.pooled)
@@ -177,6 +173,22 @@ def test_no_limit_law_at_beta_zero():
     assert np.isnan(ks_to_limit_law(np.ones(10), 0.0))
 
 
+def test_a_table_solves_the_limit_laws_quantile_once(monkeypatch):
+    """Every row's distance to the limit law is taken below the same quantile of the law, a Newton
+    solve: one per table, not one per trial and rung."""
+    from attnspec.core.config import Config
+    from attnspec.experiments.trials import LadderResult
+    from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw as Law
+
+    cfg = Config(d=10, beta=1.125, trials=6)  # a beta of no other test: nothing solved yet
+    ladder = LadderResult(cfg, [trial(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k) for k in range(6)])
+    ppf, solves = Law.ppf, []
+    monkeypatch.setattr(Law, "ppf", lambda self, q: solves.append(q) or ppf(self, q))
+    result = SweepResult([ladder], 0)
+    assert (len(result.table), len(result.pooled)) == (6 * 7, 7)
+    assert solves == [1 - cfg.remove_top_k / cfg.d]
+
+
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_damaged_entry_is_the_only_one_recomputed(cache_dir, scheduler):
     run_sweep([64], [0.5], 3, scheduler=scheduler)
@@ -219,8 +231,8 @@ def test_workers_get_one_blas_thread_each():
         warnings.simplefilter("error", UserWarning)  # e.g. "Port 8787 is already in use"
         with local_cluster(2) as cluster, cluster.get_client() as client:
             threads = client.run(openblas_threads)
-    expected = max(1, sweep.cores() // 2)
-    assert sweep.blas_threads(2) == expected
+    expected = max(1, parallel.cores() // 2)
+    assert parallel.blas_threads(2) == expected
     assert len(threads) == 2 and all(n and set(n) == {expected} for n in threads.values())
     assert os.environ.get("OPENBLAS_NUM_THREADS") == before
 
@@ -350,7 +362,7 @@ def test_to_csv_round_trips_exactly(tmp_path):
     assert [float(r["x"]) for r in rows] == table["x"].tolist() and rows[1]["model"] == "Y_f"
 
 
-# ---- issue 12, item 10: a bounded connection to the scheduler, one line for every failure ----
+# ---- a bounded connection to the scheduler, one line for every failure ----------------------
 
 
 def sweep_subprocess(
@@ -501,8 +513,6 @@ def test_several_sweeps_share_their_trials(cache_dir):
     assert again[0].computed == 0 and np.array_equal(again[1].pooled, second.pooled)
 
 
-# ---- issue 50, H3: no code runs from the working folder --------------------------------------
-
 #: a module that shadows the standard library's, and records that it ran
 PLANTED = "import os\nopen(os.path.join(os.path.dirname(__file__), 'RAN'), 'w').close()\n"
 
@@ -519,17 +529,13 @@ def test_a_sweep_worker_never_imports_from_the_working_folder(tmp_path, monkeypa
     assert ran == []
 
 
-# ---- issue 50, M5: many small trials never flood the scheduler -------------------------------
-
-
 @pytest.mark.cluster  # starts a Dask cluster or a sweep process
 def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
-    """``sweep --trials 10000`` at d = 10 submitted every trial at once, and the client lost its
-    scheduler. Here the window is 5: never more than 5 trials pending, all 23 computed, in
-    order."""
+    """Many small trials never flood the scheduler: with a window of 5, never more than 5 trials
+    pending, all 23 computed, in order."""
     from attnspec.core.config import Config
 
-    monkeypatch.setattr(sweep, "IN_FLIGHT", 5)
+    monkeypatch.setattr(runner_cluster, "IN_FLIGHT", 5)
     tasks = [(Config(d=10 + (k % 3), trials=23), k, ["Y"]) for k in range(23)]
     with local_cluster(1) as cluster, cluster.get_client() as client:
         submitted, most = [], [0]
@@ -542,7 +548,7 @@ def test_trials_are_submitted_a_window_at_a_time_and_all_come_back(monkeypatch):
             return future
 
         monkeypatch.setattr(client, "submit", counted)
-        out = sweep.compute_trials(tasks, client)
+        out = runner_cluster.compute_trials(tasks, client)
     assert len(submitted) == 23 and most[0] <= 5
     for (cfg, k, models), got in zip(tasks, out, strict=True):
         np.testing.assert_array_equal(

@@ -30,8 +30,8 @@ def test_one_core_runs_in_this_process(monkeypatch):
 
 
 def test_spawned_processes_never_import_from_the_working_folder(tmp_path, monkeypatch):
-    """Issue 50, H3: ``python -c`` (how spawn starts a process) puts the current folder first on
-    ``sys.path``, so a ``multiprocessing.py`` there ran in every process."""
+    """``python -c`` (how spawn starts a process) would put the current folder first on
+    ``sys.path``, so that a ``multiprocessing.py`` there would run in every process."""
     (tmp_path / "multiprocessing.py").write_text(
         "import os\nopen(os.path.join(os.path.dirname(__file__), 'RAN'), 'w').close()\n"
     )

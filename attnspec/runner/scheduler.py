@@ -1,7 +1,13 @@
 """An existing Dask scheduler: the probe that keeps what is not a scheduler out, TLS, the client.
 
 ``attnspec sweep --scheduler ADDRESS`` first probes the address (:func:`check_scheduler`), reading
-the peer's replies as plain data, then connects Dask's own client (:func:`existing_client`). Dask's
+the peer's replies as plain data, then connects Dask's own client (:func:`existing_client`). The
+probe refuses what ``Client(address, timeout=CONNECT_TIMEOUT)`` does not: a peer that accepts the
+connection and never answers (an HTTP server waiting for a request, a silent TCP peer: the client
+still waits after 60 s, its timeout bounds the connect only), a peer whose reply announces an
+absurd length (an HTTP answer: the client tries to allocate exabytes, a MemoryError), and a peer
+that sends a pickled object (the client unpickles it); a closed port it refuses at once, the client
+after its timeout (``benchmarks/bench_scheduler_refusal.py``). Dask's
 client unpickles what its scheduler sends, so a scheduler must be one you trust; over ``tls://``
 (:class:`TLS`) the scheduler and the client authenticate each other with certificates.
 """

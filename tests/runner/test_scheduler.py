@@ -1,9 +1,8 @@
-"""`attnspec sweep` and its scheduler (issue 18, items 3, 5, 11 and 17; issue 29, item 9): the probe
-deserializes nothing a peer sends, though Dask's client after it does (so a scheduler must be one
-you trust); a tls:// scheduler is reached with certificates and refused without them; a malformed
-reply is one line and status 2, a scheduler without workers and a cluster whose worker dies at
-start-up are one line and status 75, and ``--scheduler`` is checked even when every trial is
-cached.
+"""`attnspec sweep` and its scheduler: the probe deserializes nothing a peer sends, though Dask's
+client after it does (so a scheduler must be one you trust); a tls:// scheduler is reached with
+certificates and refused without them; a malformed reply is one line and status 2, a scheduler
+without workers and a cluster whose worker dies at start-up are one line and status 75, and
+``--scheduler`` is checked even when every trial is cached.
 
 Every case runs the real command: against a fake peer on a local port (fast), or against a real
 scheduler or cluster (``cluster``).
@@ -23,8 +22,8 @@ from distributed import LocalCluster
 
 from attnspec.cli import main
 from attnspec.core.config import Config
-from attnspec.experiments.scheduler import check_scheduler
 from attnspec.experiments.trials import run_ladder
+from attnspec.runner.scheduler import check_scheduler
 from tests.helpers import one_line, peer
 
 SWEEP = ["sweep", "--d", "24", "--beta", "1", "--trials", "1"]
@@ -104,7 +103,6 @@ def test_a_malformed_reply_is_one_line_and_status_2(reply, tmp_path, capsys):
 
 @pytest.mark.parametrize("port", ["99999", "0"])
 def test_a_port_out_of_range_is_one_line_not_an_overflow_traceback(port, tmp_path, capsys):
-    """Issue 29, item 12: ``--scheduler tcp://127.0.0.1:99999`` ended in OverflowError."""
     address = f"tcp://127.0.0.1:{port}"
     assert main([*SWEEP, "-o", str(tmp_path / "o.csv"), "--scheduler", address]) == 2
     one_line(capsys.readouterr().err, f"port {port} is out of range: 1 to 65535")
@@ -112,8 +110,7 @@ def test_a_port_out_of_range_is_one_line_not_an_overflow_traceback(port, tmp_pat
 
 
 def test_the_worker_count_has_an_upper_bound(tmp_path, capsys):
-    """Issue 29, item 12: ``--workers`` had none."""
-    from attnspec.experiments.sweep import max_workers
+    from attnspec.runner.cluster import max_workers
 
     too_many = str(max_workers() + 1)
     assert main([*SWEEP, "-o", str(tmp_path / "o.csv"), "--workers", too_many]) == 2
@@ -156,7 +153,7 @@ def failed_sweep(tmp_path: Path, python: list[str], *options: str, **kwargs) -> 
 def test_a_scheduler_without_workers_is_one_line_and_status_75(tmp_path):
     """The real command with a short wait (``WORKER_WAIT`` = 3 s, 60 s by default)."""
     code = (
-        "import sys; import attnspec.experiments.sweep as s; s.WORKER_WAIT = 3; "
+        "import sys; import attnspec.runner.cluster as c; c.WORKER_WAIT = 3; "
         "from attnspec.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     with LocalCluster(
@@ -174,7 +171,7 @@ def test_a_scheduler_whose_workers_leave_keeps_the_finished_trials(tmp_path, cac
     import time
 
     code = (
-        "import sys; import attnspec.experiments.sweep as s; s.WORKER_WAIT = 3; "
+        "import sys; import attnspec.runner.cluster as c; c.WORKER_WAIT = 3; "
         "from attnspec.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     grid = ["--d", "160", "--beta", "1", "--trials", "40"]
@@ -221,9 +218,9 @@ def test_payload_really_runs_code_when_unpickled(tmp_path):
 
 @pytest.mark.parametrize("before", [None, "/elsewhere"])
 def test_a_trial_task_leaves_the_workers_cache_setting_as_it_was(before, tmp_path, monkeypatch):
-    """Issue 29, item 12: ``_trial_task`` set ATTNSPEC_CACHE for good in external workers."""
+    """An external worker's ATTNSPEC_CACHE is the client's for the task only."""
     from attnspec.core import cache
-    from attnspec.experiments.sweep import _trial_task
+    from attnspec.runner.cluster import _trial_task
 
     if before is None:
         monkeypatch.delenv(cache.CACHE_ENV, raising=False)
@@ -235,8 +232,7 @@ def test_a_trial_task_leaves_the_workers_cache_setting_as_it_was(before, tmp_pat
 
 
 def test_the_documentation_says_the_scheduler_must_be_trusted(capsys):
-    """Issue 29, item 9: the probe cannot stop Dask's client from unpickling what a scheduler that
-    passed it sends, so the help, the README and the probe's docstring say so."""
+    """The probe cannot stop Dask's client from unpickling what a scheduler that passed it sends."""
     from attnspec.publish.paths import ROOT
 
     with pytest.raises(SystemExit):
@@ -245,9 +241,6 @@ def test_the_documentation_says_the_scheduler_must_be_trusted(capsys):
     assert "scheduler you trust" in help_text and "unpickles" in help_text
     assert "must be one you trust" in " ".join((ROOT / "README.md").read_text().split())
     assert "must be a scheduler you trust" in " ".join(check_scheduler.__doc__.split())
-
-
-# ---- issue 29, item 9: what the probe cannot keep out, and an authenticated scheduler ----------
 
 
 def test_a_fake_scheduler_that_passes_the_probe_runs_code_through_dasks_client(cache_dir, tmp_path):
@@ -294,9 +287,11 @@ def certificates(tmp_path_factory) -> dict:
 
 
 def tls_options(certificates: dict, ca: str = "ca") -> list[str]:
-    return ["--tls-ca-file", certificates[ca], "--tls-cert", certificates["cert"]] + [
-        "--tls-key",
-        certificates["key"],
+    files = (certificates[ca], certificates["cert"], certificates["key"])
+    return [
+        x
+        for pair in zip(("--tls-ca-file", "--tls-cert", "--tls-key"), files, strict=True)
+        for x in pair
     ]
 
 
