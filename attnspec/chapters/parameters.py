@@ -4,7 +4,7 @@ The cell is the one declaration: a line ``name: type = default  # help`` per par
 chapter's order. A name's kind (:data:`attnspec.core.kinds.PARAMETERS`) gives its valid range and
 must have the cell's type; the rules between parameters are those of
 :data:`attnspec.core.config.RULES` and the chapter's own
-(:data:`attnspec.chapters.rules.CHAPTER_RULES`).
+(``RULES`` of ``attnspec/chapters/<name>/rules.py``, when the chapter has rules of its own).
 
 The cell is read from the MyST text of the notebooks in ``attnspec/_book`` (copies in an installed
 package) with the standard library only, as papermill's ``PythonTranslator.inspect`` reads it (a
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -26,7 +27,6 @@ from ..core.config import RULES, Rule, check_memory, check_rules
 from ..core.errors import InvalidInput
 from ..core.kinds import PARAMETERS
 from ..core.parameter import Parameter
-from .rules import CHAPTER_RULES
 
 #: The chapters' MyST sources (the folder :data:`attnspec.publish.paths.SOURCES` names).
 SOURCES = Path(__file__).resolve().parents[1] / "_book" / "notebooks"
@@ -165,7 +165,15 @@ def read_cell(chapter: str, source: str) -> ChapterParameters:
                 "its type and a default in its range"
             ) from None
         declared.append(replace(kind, default=default, help=help_text.lstrip("# ")))
-    return ChapterParameters(chapter, tuple(declared), CHAPTER_RULES.get(chapter, ()))
+    return ChapterParameters(chapter, tuple(declared), chapter_rules(chapter))
+
+
+def chapter_rules(chapter: str) -> tuple[Rule, ...]:
+    """The chapter's own rules: ``RULES`` of its folder's ``rules`` module, or none."""
+    folder = chapter.replace("-", "_")
+    if not (Path(__file__).parent / folder / "rules.py").exists():
+        return ()
+    return importlib.import_module(f"{__package__}.{folder}.rules").RULES
 
 
 @functools.cache

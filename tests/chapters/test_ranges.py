@@ -172,7 +172,7 @@ def test_values_that_crashed_a_kernel_are_refused_before_it(name, values):
 
 
 def test_the_encoders_head_dimension_is_the_declared_one():
-    from attnspec.chapters.rules import BIDIRECTIONAL_HEAD_DIM
+    from attnspec.chapters.real_spectra.rules import BIDIRECTIONAL_HEAD_DIM
     from attnspec.real.models import MODELS
 
     assert max(m.head_dim for m in MODELS.values() if not m.causal) == BIDIRECTIONAL_HEAD_DIM

@@ -1,0 +1,9 @@
+"""The theta-statistics chapter's own rules between its parameters (:data:`RULES`),
+checked with their ranges before any kernel starts."""
+
+from __future__ import annotations
+
+from ..rules import LAW_BETA
+
+#: The rules of this chapter, checked with its declared parameters.
+RULES = (LAW_BETA,)
