@@ -68,4 +68,5 @@ def setup(app):
     app.add_role_to_domain("glue", "md", MystMarkdownRole(), override=True)
     app.add_directive_to_domain("glue", "md", MystMarkdownDirective, override=True)
     app.setup_extension("api_summary")
+    app.setup_extension("chapter_api")
     return {"parallel_read_safe": True, "parallel_write_safe": True}
