@@ -45,7 +45,7 @@ from tests.chapters import test_real_attention as test_chapter_real_attention
 from tests.chapters import test_real_spectra as test_chapter_real_spectra
 from tests.chapters import test_setup as test_chapter_setup
 from tests.chapters import test_theta_statistics as test_chapter_theta_statistics
-from tests.test_chapter_budget import CHAPTERS
+from tests.book.test_chapter_budget import CHAPTERS
 
 #: (study, its tests' small parameters, the bad values, the parameter the message names)
 CASES = [

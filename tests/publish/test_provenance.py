@@ -13,7 +13,7 @@ import pytest
 
 from attnspec.publish import provenance
 from attnspec.publish.paths import EXECUTED, SOURCES
-from tests.test_version import load_extension
+from tests.book.test_version import load_extension
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false"]
 
