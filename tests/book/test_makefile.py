@@ -1,4 +1,5 @@
-"""The Makefile deletes nothing outside its checkout, whatever its path (issue 18, item 1).
+"""The Makefile deletes nothing outside its checkout, whatever its path, and `make help` lists
+every target.
 
 The real ``make`` runs in a copy of the checkout whose path holds a space, ``…/p/attnspec copy``,
 beside a sentinel folder ``…/p/attnspec``: the path an unquoted ``rm -rf $(CURDIR)/_build`` splits
@@ -7,6 +8,7 @@ into ``…/p/attnspec`` and ``copy/_build``. ``make clean`` needs no virtualenv.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -163,3 +165,17 @@ def test_a_checkout_path_holding_a_newline_is_refused_before_any_recipe(tmp_path
         assert done.stderr.count("\n") == 1 and "holds a newline" in done.stderr
         assert "q\\ntouch PWNEDNL" in done.stderr
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["Makefile", "_build", checkout.name]
+
+
+def test_help_lists_every_target_with_its_line():
+    """``make help`` (no virtualenv needed) prints each target of the Makefile once, with the line
+    of the ``## `` comment above it; ``install`` stays the default target (the first)."""
+    text = (ROOT / "Makefile").read_text()
+    targets = re.findall(r"^([a-z][\w-]*):(?!=)", text, flags=re.M)
+    phony = text.split(".PHONY:", 1)[1].split("\n", 1)[0].split()
+    assert targets[0] == "install" and sorted(targets) == sorted(phony) and "help" in targets
+    listed = make(ROOT, "help")
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split(None, 1) for line in listed.stdout.splitlines()]
+    assert [row[0] for row in rows] == targets
+    assert all(len(row) == 2 and row[1].strip() for row in rows), listed.stdout
