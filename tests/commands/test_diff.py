@@ -12,7 +12,7 @@ from attnspec.core.atomic import write_json
 from attnspec.core.errors import InvalidInput
 from attnspec.present import record
 from attnspec.present.claims import Claim
-from attnspec.publish import provenance
+from attnspec.publish import diff, provenance
 from tests.helpers import strict_json
 
 
@@ -116,7 +116,7 @@ def test_diff_bad_input_is_one_line_and_status_2(case, message, tmp_path, capsys
 
 def test_diff_raises_invalid_input_for_different_chapters():
     with pytest.raises(InvalidInput, match="different chapters"):
-        provenance.diff(
+        diff.diff(
             {"chapter": "a", "values": [], "claims": []},
             {"chapter": "b", "values": [], "claims": []},
         )
@@ -124,9 +124,9 @@ def test_diff_raises_invalid_input_for_different_chapters():
 
 def test_relative_change_only_for_numbers():
     num = {"kind": "number", "value": 2.0}
-    assert provenance._rel_change(dict(num, value=3.0), num) == pytest.approx(0.5)
-    assert provenance._rel_change({"kind": "text", "value": "x"}, num) is None
-    assert provenance._rel_change(num, dict(num, value=0.0)) is None
+    assert diff._rel_change(dict(num, value=3.0), num) == pytest.approx(0.5)
+    assert diff._rel_change({"kind": "text", "value": "x"}, num) is None
+    assert diff._rel_change(num, dict(num, value=0.0)) is None
 
 
 # ---- issue 18, items 6-8: files before stdout, a chapter name is no path, no file is trusted ----
@@ -280,7 +280,7 @@ def test_claims_are_paired_by_claim_not_by_position(tmp_path, capsys):
     claims = [{"claim": n, "holds": True} for n in ("first", "second", "third")]
     a = _results(tmp_path, "a.json", claims=claims[1:])  # the re-run lacks claim 0
     b = _results(tmp_path, "b.json", claims=claims)
-    result = provenance.diff(provenance.load(a), provenance.load(b))
+    result = diff.diff(provenance.load(a), provenance.load(b))
     assert [(c.claim, c.a, c.b) for c in result.claims] == [("first", "–", "✓")]
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.publish import gate
-from tests.test_provenance_stamp import committed, git
+from attnspec.publish import gate, tree
+from tests.publish.test_provenance import committed, git
 
 #: the fake checkouts' suite: what pytest would collect there
 SUITE = ("tests/test_a.py::test_one", "tests/test_a.py::test_two", "book/a.ipynb::Cell 0")
@@ -88,7 +88,7 @@ def refused(root: Path) -> str:
 
 def test_a_tested_clean_tree_is_published_whole(tested):
     site = gate.publish(tested)
-    assert gate.folder_digests(site) == gate.folder_digests(tested / gate.HTML)
+    assert tree.folder_digests(site) == tree.folder_digests(tested / gate.HTML)
     assert not (tested / gate.BUILD / ".site.tmp").exists()
 
 
@@ -157,10 +157,10 @@ def test_a_built_file_with_a_future_mtime_is_published(tmp_path):
 
 def test_an_untracked_file_whose_name_is_not_utf8_is_stamped_without_a_traceback(tested):
     """Issue 29, item 10: ``notebooks/bad\\xff.md`` ended a passing make test in a traceback."""
-    before = gate.tree_hash(tested)
+    before = tree.tree_hash(tested)
     (tested / os.fsdecode(b"notebooks/bad\xff.md")).write_text("# B\n")
-    assert os.fsdecode(b"notebooks/bad\xff.md") in gate.tree_files(tested)
-    assert gate.tree_hash(tested) != before
+    assert os.fsdecode(b"notebooks/bad\xff.md") in tree.tree_files(tested)
+    assert tree.tree_hash(tested) != before
     stamp_after_passing(tested)
     assert "dirty" in refused(tested)
 
