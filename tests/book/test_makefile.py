@@ -72,7 +72,7 @@ def test_portable_in_a_path_with_a_space_removes_only_its_own_cache(checkout):
 
 @pytest.mark.parametrize("where", ["outside", "inside"])
 def test_clean_removes_a_linked_build_folder_not_what_it_points_to(checkout, tmp_path, where):
-    """Issue 29, item 8: ``ln -s important _build; make clean`` deleted ``important/``."""
+    """``ln -s important _build; make clean`` deleted ``important/``."""
     target = tmp_path / "outside" if where == "outside" else checkout / "important"
     target.mkdir()
     (target / "keep.txt").write_text("x\n")
@@ -121,7 +121,7 @@ def test_remove_acts_only_strictly_inside_the_checkout(checkout, path, inside, t
 
 
 def test_a_copied_checkout_makes_its_own_virtualenv(checkout):
-    """Issue 29, item 6: after ``cp -a``, the copy's .venv ran the original's code (editable
+    """After ``cp -a``, the copy's .venv ran the original's code (editable
     install, shebangs) and ``make install`` kept it, its stamp being newer than the locks."""
     venv = checkout / ".venv"
     venv.mkdir(exist_ok=True)
@@ -140,7 +140,7 @@ def test_a_copied_checkout_makes_its_own_virtualenv(checkout):
 
 @pytest.mark.parametrize("name", ["q$(touch PWNED)x", "q`touch PWNED`x", 'q"x', "q\\x"])
 def test_a_checkout_path_the_shell_would_expand_is_refused_before_any_recipe(tmp_path, name):
-    """Issue 29, item 7: in ``…/q$(touch PWNED)x/``, ``make clean`` ran ``touch PWNED`` (the path
+    """In ``…/q$(touch PWNED)x/``, ``make clean`` ran ``touch PWNED`` (the path
     sits in double quotes, where ``$(…)`` still expands) and kept ``_build``; a ``"`` broke the
     quoting."""
     checkout = tmp_path / name
@@ -155,7 +155,7 @@ def test_a_checkout_path_the_shell_would_expand_is_refused_before_any_recipe(tmp
 
 
 def test_a_checkout_path_holding_a_newline_is_refused_before_any_recipe(tmp_path):
-    """Issue 50, L2: in ``…/q<newline>touch PWNEDNL``, ``make -i clean`` ran ``touch PWNEDNL``."""
+    """In ``…/q<newline>touch PWNEDNL``, ``make -i clean`` ran ``touch PWNEDNL``."""
     checkout = tmp_path / "q\ntouch PWNEDNL"
     (checkout / "_build").mkdir(parents=True)
     (checkout / "Makefile").write_bytes((ROOT / "Makefile").read_bytes())

@@ -1,4 +1,4 @@
-"""Valid inputs that crashed a chapter (issue 18, item 14) are refused with one line and status 2
+"""Valid inputs that crashed a chapter are refused with one line and status 2
 before any kernel starts (the chapter's rules,
 :data:`attnspec.chapters.rules.CHAPTER_RULES`, and :data:`attnspec.core.config.RULES`), or they run.
 
