@@ -99,8 +99,8 @@ def marker(step: str) -> str:
 
 
 def record_build(root: Path = ROOT) -> Path:
-    """Record :func:`~.tree.folder_digests` of ``_build/html`` as the book build ends, before any test of
-    the built site runs (``make test``; ``built``)."""
+    """Record :func:`~.tree.folder_digests` of ``_build/html`` as the book build ends, before any
+    test of the built site runs (``make test``; ``built``)."""
     html = root / HTML
     if not html.is_dir():
         raise Refused(f"{HTML} is missing: the book build writes it")
