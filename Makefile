@@ -29,7 +29,7 @@ PORTABLE := "$(BIN)/python" tests/portable_env.py "$(TEST_CACHE)" --
 PYTEST := "$(BIN)/pytest" -p no:cacheprovider --ignore-glob='book/chapters/.*'
 
 # Every recipe puts the checkout's path in double quotes, where the shell still expands $ ` " and \:
-# a path holding one of them is refused before any recipe runs (issue 29, item 7).
+# a path holding one of them is refused before any recipe runs.
 # A newline in the path ends a recipe's command line where it stands: refused too, its message
 # naming it \n (so that it stays one line).
 define NEWLINE
@@ -56,9 +56,15 @@ define remove
 	esac
 endef
 
-.PHONY: install lock book site pdf dist pages lint test check portable notebooks browser poppler clean
+.PHONY: install help lock book site pdf dist pages lint test check portable notebooks browser poppler clean
 
+## create .venv with the locked versions (the default target)
 install: $(STAMP)
+
+## list the targets
+help:
+	@awk '/^## /{text = substr($$0, 4); next} /^[a-z]+:/ && text {sub(/:.*/, ""); \
+	  printf "  %-10s %s\n", $$0, text} {text = ""}' Makefile
 
 # $(STAMP) holds the path of the checkout its virtualenv was made for. A copied or moved checkout
 # would keep running the original's code (the editable install, the scripts' shebangs), so when
@@ -80,6 +86,7 @@ $(STAMP): pyproject.toml requirements.lock requirements-data.lock
 	printf '%s\n' "$(CURDIR)" > "$(STAMP)"
 
 # Regenerate the locks from pyproject.toml's ranges, keeping every pin that still satisfies them.
+## regenerate requirements*.lock from pyproject.toml
 lock:
 	$(PYTHON) -m pip install --quiet uv
 	$(PYTHON) -m uv pip compile pyproject.toml --all-extras \
@@ -87,31 +94,37 @@ lock:
 	echo $(DATA_PACKAGES) | tr ' ' '\n' | $(PYTHON) -m uv pip compile - --no-deps $(LOCK_FLAGS) \
 	  -o requirements-data.lock
 
+## install chromium when missing
 browser:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
 # poppler-utils (pdftotext, pdfimages): the PDF's tests read the PDF with them.
+## install poppler-utils (pdftotext, pdfimages) when missing
 poppler:
 	@command -v pdftotext >/dev/null && command -v pdfimages >/dev/null || \
 	  (apt-get update && apt-get install -y --no-install-recommends poppler-utils)
 
+## build the book into _build/html
 book: install
 	"$(BIN)/jupyter-book" build . --all -W --keep-going
 	@echo "open file://$(CURDIR)/_build/html/index.html"
 
 # Re-execute every chapter at its defaults, then the pages generated from them (intro, findings,
 # notation), and store them with their outputs.
+## re-execute every chapter, then the generated pages
 notebooks: install
 	"$(BIN)/attnspec" notebooks
 
 # The publishable site _build/site: a copy of _build/html, only from a clean tree that passed
 # make test (the stamp _build/tested.json its last step writes); refused in one line otherwise.
+## copy _build/html to _build/site, only from a tree that passed make test
 site: install
 	"$(BIN)/python" -m attnspec.publish.gate site
 
 # The whole book as one PDF (journal supplement): single-page HTML, math typeset, printed by chromium.
 # Its checks (tests/site/pdf_checks.py, not collected by make test, which builds no PDF) fail when the
 # PDF is missing or unreadable.
+## print the whole book as one PDF, then check it
 pdf: install browser poppler
 	"$(BIN)/python" -m attnspec.publish.pdf
 	$(PYTEST) -q tests/site/pdf_checks.py
@@ -122,6 +135,7 @@ pdf: install browser poppler
 # PDF (minutes to print; the same tree prints the same bytes) is printed again only when a make
 # test passed since it was.
 PDF := _build/pdf/attnspec.pdf
+## make the supplement archive from the site and the PDF, then check it
 dist: site $(PDF)
 	"$(BIN)/python" -m attnspec.publish.archive
 	$(PYTEST) -q tests/site/dist_checks.py
@@ -129,6 +143,7 @@ dist: site $(PDF)
 # What GitHub Pages serves, _build/pages: the published site with downloads/ (the PDF and the
 # archive, their SHA256SUMS, and a page with each one's size and SHA-256), which every page's footer
 # links when the repository is known (attnspec/publish/downloads.py).
+## assemble what GitHub Pages serves in _build/pages
 pages: dist
 	"$(BIN)/python" -m attnspec.publish.downloads
 
@@ -142,6 +157,7 @@ $(PDF): _build/tested.json
 # offline security audit. All run; any failure fails the target.
 CODE_NOTEBOOKS = $(wildcard book/chapters/*.ipynb) book/intro.ipynb book/findings.ipynb book/notation.ipynb book/reproduce.ipynb
 WORKFLOWS = $(wildcard .github/workflows/*.yml)
+## ruff, the workflows' schema and zizmor
 lint: install
 	@status=0; \
 	"$(BIN)/ruff" check . || status=1; \
@@ -160,13 +176,13 @@ lint: install
 # and nbval on every notebook, all in the portability environment. Beside them the book is built
 # (it only reads the stored notebooks), and as soon as it is (each built file's digest recorded:
 # _build/html-built.json, which make site compares the site with), the tests of the built site run in
-# Chromium (they mostly wait for the browser; make test 775 s, 793-814 s with them after the phase:
-# benchmarks/README.md). All must pass. Every test's duration goes to
+# Chromium (they mostly wait for the browser: benchmarks/README.md). All must pass. Every test's duration goes to
 # _build/test-durations.json and _build/site-durations.json. The tree is recorded as the run begins,
 # each step that passes leaves a marker, and the stamp that make site needs is written only when
 # lint and the tests passed and the tree is still the one they tested (so not under make -i). The
 # tests pass only as a full run: every test pytest collects from the same paths, with no selection,
 # ran and passed in one of the two runs (their --tally records; the stamp keeps the counts).
+## lint, every test, nbval on every notebook, the book build and its browser tests
 test: install
 	"$(BIN)/python" -m attnspec.publish.gate begin
 	@$(MAKE) --no-print-directory lint browser
@@ -189,14 +205,17 @@ test: install
 # The fast loop: plain pytest's selection (conftest.py: the unit tests; no book build, no chapter,
 # no cluster, no weights), on both cores (pytest-xdist, a file per worker at a time, the longest
 # first: each module's fixtures, such as a chapter's study, are computed once), one BLAS thread each.
+## the fast loop: the unit tests on both cores
 check: install
 	OPENBLAS_NUM_THREADS=1 $(PYTEST) -q -n 2 --dist loadfile
 
 # nbval on every notebook alone, in the portability environment.
+## nbval on every notebook in the portability environment
 portable: install
 	$(call remove,$(TEST_CACHE))
 	$(PORTABLE) $(PYTEST) -n 2 --dist loadfile $(NBVAL) $(NOTEBOOKS)
 	$(call remove,$(TEST_CACHE))
 
+## remove _build
 clean:
 	$(call remove,$(CURDIR)/_build)

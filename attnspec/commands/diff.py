@@ -59,7 +59,8 @@ def check_output(output: str, option: str, inputs: list) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..core.atomic import write_json
     from ..publish.chapters import toc_chapter_names
-    from ..publish.provenance import diff, find_results, format_text, load, published
+    from ..publish.diff import diff, format_text
+    from ..publish.provenance import find_results, load, published
 
     names = toc_chapter_names()  # a file's "chapter" is a name of the book's, never a path
     inputs = [args.a, args.b if args.b else None]

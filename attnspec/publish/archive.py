@@ -44,12 +44,13 @@ from pathlib import Path
 from .. import __version__
 from ..core.atomic import atomic_path
 from ..core.stopping import one_line
-from .gate import SITE, STAMP, Refused, in_place, tree_files
+from .gate import SITE, STAMP
 from .paths import ROOT
 from .pdf import TARGET as PDF
 from .pdf import printed_record, release_date
 from .provenance import file_digest
 from .repository import repository_url
+from .tree import Refused, in_place, tree_files
 
 #: Files at the tree's top that the archive holds as they are.
 TOP_FILES = (
@@ -101,7 +102,7 @@ def tree_entries(root: Path = ROOT) -> dict[str, Path]:
 
 
 def _copy_tree(root: Path, target: Path) -> None:
-    """The tree's files (:func:`~attnspec.publish.gate.tree_files`), modes fixed, links kept."""
+    """The tree's files (:func:`~attnspec.publish.tree.tree_files`), modes fixed, links kept."""
     for f in tree_files(root):
         source, copy = root / f, target / f
         copy.parent.mkdir(parents=True, exist_ok=True)

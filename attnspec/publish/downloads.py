@@ -35,9 +35,10 @@ from .. import __version__
 from ..core.stopping import one_line
 from ..present.numbers import size_text
 from .archive import SUMS, check_printed, folder, name, verify
-from .gate import BUILD, SITE, Refused, in_place
+from .gate import BUILD, SITE
 from .paths import ROOT
 from .pdf import TARGET as PDF
+from .tree import Refused, in_place
 
 PAGES = f"{BUILD}/pages"
 DOWNLOADS = "downloads"

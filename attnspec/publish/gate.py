@@ -9,20 +9,20 @@ every test the suite collects (:func:`suite_tests`, no marker or keyword selecti
 as the runs' tallies (``--tally``, :mod:`tests.tally`) record.
 ``python -m attnspec.publish.gate stamp`` ends ``make test``: only if every step (:data:`STEPS`)
 left its marker in this run, and the tree is still the one it began with, it writes
-``_build/tested.json`` with the content hash of the tested tree (:func:`tree_hash`: every file git
-does not ignore, read from the working tree: sources, stored notebooks, locks, tests), the counts
-of that full run (collected, ran, passed), the content hash of the site as the book build left it
-(``python -m attnspec.publish.gate built``, run as the build ends, records each file's digest in
-``_build/html-built.json``) and the book build's log (``_build/book.log``). Outside a git checkout
+``_build/tested.json`` with the content hash of the tested tree (:func:`~.tree.tree_hash`: every
+file git does not ignore, read from the working tree), the counts of that full run (collected,
+ran, passed), the content hash of the site as the book build left it (``gate built``, run as the
+build ends, records each file's digest in ``_build/html-built.json``) and the book build's log
+(``_build/book.log``). Outside a git checkout
 it writes none (and ``make test`` still passes).
 
 ``python -m attnspec.publish.gate site`` (``make site``) copies ``_build/html`` to ``_build/site``
 only when
 
 - the tree is clean (nothing differs from HEAD, no untracked file), so the site has a commit, and
-  no file git ignores lies under ``book/`` (the build would publish it: :func:`ignored_sources`;
-  nor is a stamp written while one does);
-- the stamp exists and names this tree (the same :func:`tree_hash`), and its counts are those of
+  no file git ignores lies under ``book/`` (the build would publish it:
+  :func:`~.tree.ignored_sources`; nor is a stamp written while one does);
+- the stamp exists and names this tree (the same hash), and its counts are those of
   a full run (as many tests ran and passed as the suite collects, and more than none);
 - ``_build/book.log`` is the stamped one: no ``make test`` has run since, failing or not;
 - ``_build/html`` is the stamped site, file for file as the book build left it (nothing a test
@@ -48,6 +48,15 @@ from ..core.atomic import write_json
 from ..core.stopping import one_line
 from .paths import ROOT
 from .provenance import content_hash, file_digest
+from .tree import (
+    Refused,
+    folder_digests,
+    git,
+    in_place,
+    no_ignored_sources,
+    tree_files,
+    tree_hash,
+)
 
 BUILD = "_build"
 STAMP = f"{BUILD}/tested.json"
@@ -89,84 +98,9 @@ def marker(step: str) -> str:
     return f"{BUILD}/test-passed-{step}.json"
 
 
-class Refused(Exception):
-    """The site cannot be published from this tree; the message says why, in one line."""
-
-
-def in_place(root: Path, relative: str) -> Path:
-    """``root / relative``, a fixed build path, if no folder on the way to it and not the path
-    itself is a symlink: a fixed path is never written through one (else Refused)."""
-    path = root
-    for part in Path(relative).parts:
-        path = path / part
-        if path.is_symlink():
-            where = path.relative_to(root)
-            raise Refused(f"{where} is a symlink: {relative} is written only in place")
-    return path
-
-
-def _git(root: Path, *args: str) -> bytes:
-    try:
-        return subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, check=True, timeout=60
-        ).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        raise Refused(f"{root} is not a git checkout (git {args[0]} failed)") from exc
-
-
-def tree_files(root: Path = ROOT) -> list[str]:
-    """Every file git does not ignore: tracked (even if deleted) and untracked, sorted (a name that
-    is not UTF-8 keeps its bytes, as :func:`os.fsdecode` gives them)."""
-    listed = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    return sorted({name for name in os.fsdecode(listed).split("\0") if name})
-
-
-#: the folder of the book's sources: what the build reads and copies (pages, _static, _ext)
-BOOK_SOURCES = "book"
-
-
-def ignored_sources(root: Path = ROOT) -> list[str]:
-    """Files under :data:`BOOK_SOURCES` that git ignores (``*.tmp``, ...): the build would read
-    or copy them into the site, yet no test and no commit covers them. Python's bytecode of the
-    book's extensions (``__pycache__``) is left out: the build writes it and never publishes it."""
-    listed = _git(
-        root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", BOOK_SOURCES
-    )
-    names = [name for name in os.fsdecode(listed).split("\0") if name]
-    return sorted(name for name in names if "__pycache__" not in name.split("/"))
-
-
-def _no_ignored_sources(root: Path) -> None:
-    """Refused if :func:`ignored_sources` finds any."""
-    ignored = ignored_sources(root)
-    if ignored:
-        raise Refused(
-            f"{len(ignored)} git-ignored files under {BOOK_SOURCES}/ would be built into the "
-            f"site, e.g. {ignored[0]!r}: remove them, then make test"
-        )
-
-
-def tree_hash(root: Path = ROOT) -> str:
-    """The :func:`~attnspec.publish.provenance.content_hash` of :func:`tree_files` as they are on
-    disk (a deleted file counts as ``missing``)."""
-    return content_hash(
-        (name, file_digest(root / name) if os.path.lexists(root / name) else "missing")
-        for name in tree_files(root)
-    )
-
-
-def folder_digests(folder: Path) -> dict[str, str]:
-    """``relative path -> SHA-256`` of every file in ``folder``."""
-    return {
-        p.relative_to(folder).as_posix(): file_digest(p)
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() or p.is_symlink()
-    }
-
-
 def record_build(root: Path = ROOT) -> Path:
-    """Record :func:`folder_digests` of ``_build/html`` as the book build ends, before any test of
-    the built site runs (``make test``; ``built``)."""
+    """Record :func:`~.tree.folder_digests` of ``_build/html`` as the book build ends, before any
+    test of the built site runs (``make test``; ``built``)."""
     html = root / HTML
     if not html.is_dir():
         raise Refused(f"{HTML} is missing: the book build writes it")
@@ -306,7 +240,7 @@ def write_stamp(root: Path = ROOT) -> Path:
     for path in (html, log, root / BUILT):
         if not path.exists():
             raise Refused(f"{path.relative_to(root)} is missing: make test builds it")
-    _no_ignored_sources(root)
+    no_ignored_sources(root)
     tree, counts = _tested_tree(root)
     stamp = {
         "version": __version__,
@@ -325,13 +259,13 @@ def write_stamp(root: Path = ROOT) -> Path:
 
 def check(root: Path = ROOT) -> dict:
     """The stamp, if the tree may be published as it is (see the module docstring); else Refused."""
-    changed = _git(root, "status", "--porcelain", "--untracked-files=all").decode().splitlines()
+    changed = git(root, "status", "--porcelain", "--untracked-files=all").decode().splitlines()
     if changed:
         raise Refused(
             f"the tree is dirty (git status lists {len(changed)}, e.g. {changed[0][3:]!r}): "
             "commit, then make test"
         )
-    _no_ignored_sources(root)
+    no_ignored_sources(root)
     try:
         stamp = json.loads((root / STAMP).read_text())
     except (OSError, ValueError):

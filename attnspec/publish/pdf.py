@@ -32,12 +32,12 @@ from pathlib import Path
 from .. import __version__
 from ..core.atomic import atomic_path, write_json
 from ..core.stopping import Terminated, one_line
-from .gate import Refused, in_place, tree_hash
 from .paths import CONFIG, ROOT
 from .provenance import file_digest
+from .tree import Refused, in_place, tree_hash
 
 SINGLE = ROOT / "_build" / "singlehtml"
-#: the PDF, a fixed build path (never written through a symlink: :func:`~.gate.in_place`)
+#: the PDF, a fixed build path (never written through a symlink: :func:`~.tree.in_place`)
 PDF = "_build/pdf/attnspec.pdf"
 TARGET = ROOT / PDF
 CHROMIUM = "/usr/bin/chromium"

@@ -1,4 +1,4 @@
-"""Provenance of an executed chapter: its results file, and the difference between two of them.
+"""Provenance of an executed chapter: its results file.
 
 Every execution of a chapter (``attnspec notebooks`` for the book, ``attnspec run`` for a
 reader) writes ``CHAPTER.results.json`` beside the executed notebook, atomically, in the format
@@ -11,8 +11,6 @@ the UTC time.
 
 The notebook's own metadata (``metadata.attnspec``) holds only what does not change from one run
 to the next (parameters and versions), so re-executing the book leaves no diff.
-
-:func:`diff` compares two results files number by number (``attnspec diff``).
 """
 
 from __future__ import annotations
@@ -25,14 +23,12 @@ import os
 import platform
 import subprocess
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..core.errors import InvalidInput
-from ..present.claims import verdict
 from .paths import DATA, EXECUTED, ROOT, SOURCES
 
 SUFFIX = ".results.json"
@@ -264,7 +260,7 @@ def check_results(
     error = best_match(schema_validator().iter_errors(data))
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        raise bad(f"{where.lstrip('.') or 'the file'}: {_short(error.message, 160)}")
+        raise bad(f"{where.lstrip('.') or 'the file'}: {short_text(error.message, 160)}")
     chapter = data["chapter"]
     if chapters is not None and chapter not in chapters:
         raise bad(
@@ -300,166 +296,15 @@ def published(chapter: str) -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class ValueChange:
-    """One glued value in both runs: printed forms and the relative change (None if not numeric)."""
-
-    key: str
-    a: str | None
-    b: str | None
-    rel_change: float | None
-
-    @property
-    def changed(self) -> bool:
-        return self.a != self.b
-
-
-@dataclass(frozen=True)
-class ClaimChange:
-    """A claim whose verdict differs: its text and its verdict in each run (✓ ✗ ○, or – when that
-    run does not have the claim)."""
-
-    claim: str
-    a: str
-    b: str
-
-
-@dataclass(frozen=True)
-class Diff:
-    """Every glued value of two runs of one chapter, and the claims whose verdict changed."""
-
-    chapter: str
-    values: tuple[ValueChange, ...]
-    claims: tuple[ClaimChange, ...]
-    claims_compared: bool = True  # False when one side recorded no claims at all
-
-    @property
-    def changed(self) -> tuple[ValueChange, ...]:
-        return tuple(v for v in self.values if v.changed)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "chapter": self.chapter,
-            "values": [
-                {"key": v.key, "a": v.a, "b": v.b, "rel_change": v.rel_change} for v in self.values
-            ],
-            "claims": [{"claim": c.claim, "a": c.a, "b": c.b} for c in self.claims],
-        }
-
-
-def _rel_change(a: dict | None, b: dict | None) -> float | None:
-    r"""Relative change :math:`(a - b)/|b| = a/|b| - \operatorname{sign} b` of two numeric glued
-    values.
-
-    None if either is not a number, if ``b`` is 0, or if the change is beyond the floats.
-    """
-    if not a or not b or a.get("kind") != "number" or b.get("kind") != "number":
-        return None
-    x, y = float(a["value"]), float(b["value"])
-    if x == y:
-        return 0.0
-    if y == 0:
-        return None
-    rel = x / abs(y) - math.copysign(1.0, y)  # (x - y)/|y| without overflow in x - y
-    return rel if math.isfinite(rel) else None
-
-
-def _by_identity(claims: list[dict]) -> dict[tuple[str, int], dict]:
-    """Claims keyed by their text and, for a text that repeats, its occurrence (0, 1, …)."""
-    seen: dict[str, int] = {}
-    keyed = {}
-    for c in claims:
-        n = seen[c["claim"]] = seen.get(c["claim"], -1) + 1
-        keyed[(c["claim"], n)] = c
-    return keyed
-
-
-def diff(a: dict[str, Any], b: dict[str, Any]) -> Diff:
-    """Compare results ``a`` (e.g. a re-run) with ``b`` (e.g. the published chapter), by value.
-
-    Figures are left out (their printed form is a size, not a value). Claims are paired by their
-    text (:func:`_by_identity`), so a claim missing on one side is reported as that claim.
-
-    Raises
-    ------
-    InvalidInput
-        if ``a`` and ``b`` are results of different chapters.
-    """
-    if a["chapter"] != b["chapter"]:
-        raise InvalidInput(
-            f"cannot compare different chapters: {a['chapter']!r} and {b['chapter']!r}"
-        )
-    va = {v["key"]: v for v in a["values"] if v.get("kind") != "figure"}
-    vb = {v["key"]: v for v in b["values"] if v.get("kind") != "figure"}
-    keys = list(vb) + [k for k in va if k not in vb]
-    values = tuple(
-        ValueChange(
-            k,
-            va[k]["text"] if k in va else None,
-            vb[k]["text"] if k in vb else None,
-            _rel_change(va.get(k), vb.get(k)),
-        )
-        for k in keys
-    )
-    changes = []
-    ca, cb = a["claims"], b["claims"]
-    if bool(ca) != bool(cb):
-        return Diff(a["chapter"], values, (), claims_compared=False)
-    ka, kb = _by_identity(ca), _by_identity(cb)
-    for key in list(kb) + [k for k in ka if k not in kb]:
-        x, y = ka.get(key), kb.get(key)
-        hx, hy = (verdict(x["holds"]) if x else "–"), (verdict(y["holds"]) if y else "–")
-        if hx != hy:
-            changes.append(ClaimChange(key[0], hx, hy))
-    return Diff(a["chapter"], values, tuple(changes))
-
-
 def printable(text: str) -> str:
     """``text`` with every character a terminal would act on (controls, escapes) written as its
     Python escape, so a file's text can neither move the cursor nor rewrite a line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _short(text: str | None, width: int = 40) -> str:
+def short_text(text: str | None, width: int = 40) -> str:
+    """``text`` on one printable line, cut to ``width`` characters (``–`` for none)."""
     if text is None:
         return "–"
     text = printable(" ".join(text.split()))
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def format_rel(rel: float | None) -> str:
-    """A relative change as a signed percentage (``–`` when not numeric)."""
-    return "–" if rel is None else f"{100 * rel:+.3g} %"
-
-
-def changed_rows(result: Diff) -> list[list[str]]:
-    """Rows ``key, published (b), re-run (a), relative change`` of the values that changed."""
-    return [
-        [printable(v.key), _short(v.b), _short(v.a), format_rel(v.rel_change)]
-        for v in result.changed
-    ]
-
-
-def format_text(result: Diff, a_name: str = "re-run", b_name: str = "published") -> str:
-    """The diff as a plain-text table, unchanged values summarized in one line."""
-    rows = [["key", b_name, a_name, "rel. change"]] + changed_rows(result)
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = [
-        f"chapter {result.chapter}: {len(result.changed)} of {len(result.values)} "
-        "glued values changed"
-    ]
-    if result.changed:
-        lines += [
-            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-        ]
-        lines.insert(2, "  ".join("-" * w for w in widths))
-    unchanged = len(result.values) - len(result.changed)
-    lines.append(f"{unchanged} values unchanged")
-    if not result.claims_compared:
-        lines.append(f"claims not compared: only one of {a_name} and {b_name} recorded its claims")
-    elif result.claims:
-        lines.append(f"{len(result.claims)} claims changed verdict ({b_name} -> {a_name}):")
-        lines += [f"  {c.b} -> {c.a}  {_short(c.claim, 100)}" for c in result.claims]
-    else:
-        lines.append("no claim changed verdict")
-    return "\n".join(lines)

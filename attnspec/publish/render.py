@@ -29,6 +29,7 @@ from ..core import cleanup
 from ..core.errors import InvalidInput
 from ..present.tables import markdown_table
 from .chapters import Chapter
+from .diff import diff, format_rel
 from .paths import BIBLIOGRAPHY, CONFIG, EXTENSIONS
 from .provenance import printable
 from .repository import site_url
@@ -97,7 +98,7 @@ def preface(chap: Chapter, parameters: dict, results_file: Path | None) -> str:
     except InvalidInput:
         published = current = None
     if published and current:
-        result = provenance.diff(current, published)
+        result = diff(current, published)
         unchanged = len(result.values) - len(result.changed)
         text.append(
             f"**What changed** against the published chapter: {len(result.changed)} of "
@@ -109,7 +110,7 @@ def preface(chap: Chapter, parameters: dict, results_file: Path | None) -> str:
                     ["key", "published", "this run", "relative change"],
                     [
                         [f"`{printable(v.key)}`", shortened(v.b), shortened(v.a)]
-                        + [provenance.format_rel(v.rel_change)]
+                        + [format_rel(v.rel_change)]
                         for v in result.changed
                     ],
                 )

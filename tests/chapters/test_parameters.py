@@ -29,6 +29,7 @@ from attnspec.chapters.theta_statistics import ThetaStatistics
 from attnspec.core.errors import InvalidInput
 from attnspec.core.kinds import PARAMETERS
 from attnspec.publish.chapters import chapter, parameters_cell
+from tests.book.test_chapter_budget import CHAPTERS
 from tests.chapters import test_bulk_equivalence as test_chapter_bulk_equivalence
 from tests.chapters import test_canonical_causal as test_chapter_canonical_causal
 from tests.chapters import test_canonical_model as test_chapter_canonical_model
@@ -45,7 +46,6 @@ from tests.chapters import test_real_attention as test_chapter_real_attention
 from tests.chapters import test_real_spectra as test_chapter_real_spectra
 from tests.chapters import test_setup as test_chapter_setup
 from tests.chapters import test_theta_statistics as test_chapter_theta_statistics
-from tests.test_chapter_budget import CHAPTERS
 
 #: (study, its tests' small parameters, the bad values, the parameter the message names)
 CASES = [

@@ -12,7 +12,7 @@ from attnspec.core.atomic import write_json
 from attnspec.core.errors import InvalidInput
 from attnspec.present import record
 from attnspec.present.claims import Claim
-from attnspec.publish import provenance
+from attnspec.publish import diff, provenance
 from tests.helpers import strict_json
 
 
@@ -116,7 +116,7 @@ def test_diff_bad_input_is_one_line_and_status_2(case, message, tmp_path, capsys
 
 def test_diff_raises_invalid_input_for_different_chapters():
     with pytest.raises(InvalidInput, match="different chapters"):
-        provenance.diff(
+        diff.diff(
             {"chapter": "a", "values": [], "claims": []},
             {"chapter": "b", "values": [], "claims": []},
         )
@@ -124,12 +124,12 @@ def test_diff_raises_invalid_input_for_different_chapters():
 
 def test_relative_change_only_for_numbers():
     num = {"kind": "number", "value": 2.0}
-    assert provenance._rel_change(dict(num, value=3.0), num) == pytest.approx(0.5)
-    assert provenance._rel_change({"kind": "text", "value": "x"}, num) is None
-    assert provenance._rel_change(num, dict(num, value=0.0)) is None
+    assert diff._rel_change(dict(num, value=3.0), num) == pytest.approx(0.5)
+    assert diff._rel_change({"kind": "text", "value": "x"}, num) is None
+    assert diff._rel_change(num, dict(num, value=0.0)) is None
 
 
-# ---- issue 18, items 6-8: files before stdout, a chapter name is no path, no file is trusted ----
+# ---- files before stdout, a chapter name is no path, no file is trusted --------------------------
 
 
 def _results(tmp_path, name: str, **fields) -> str:
@@ -241,7 +241,7 @@ def test_a_change_from_minus_to_plus_the_largest_float_is_written_strictly(tmp_p
     assert value["rel_change"] == 2.0
 
 
-# ---- issue 29, item 11: diff on untrusted files -------------------------------------------------
+# ---- diff on untrusted files ---------------------------------------------------------------------
 
 
 def test_terminal_escapes_in_a_file_are_printed_escaped(tmp_path, capsys):
@@ -280,12 +280,12 @@ def test_claims_are_paired_by_claim_not_by_position(tmp_path, capsys):
     claims = [{"claim": n, "holds": True} for n in ("first", "second", "third")]
     a = _results(tmp_path, "a.json", claims=claims[1:])  # the re-run lacks claim 0
     b = _results(tmp_path, "b.json", claims=claims)
-    result = provenance.diff(provenance.load(a), provenance.load(b))
+    result = diff.diff(provenance.load(a), provenance.load(b))
     assert [(c.claim, c.a, c.b) for c in result.claims] == [("first", "–", "✓")]
 
 
 def test_a_repeated_key_among_many_values_is_found_in_linear_time(tmp_path):
-    """Issue 50, M4: the repeated key was searched with ``list.count`` for each key, quadratic in
+    """The repeated key was searched with ``list.count`` for each key, quadratic in
     the number of values (160k values did not finish in 900 s). Counted in key comparisons, not
     in seconds: a linear search compares each key a few times at most."""
     compared = [0]
@@ -309,7 +309,7 @@ def test_a_repeated_key_among_many_values_is_found_in_linear_time(tmp_path):
 def test_diff_never_writes_into_the_books_chapters_or_over_its_inputs(
     tmp_path, capsys, monkeypatch
 ):
-    """Issue 50, M3: ``diff … -o book/chapters/setup.results.json`` replaced the book's file, and
+    """``diff … -o book/chapters/setup.results.json`` replaced the book's file, and
     ``-o A`` its own input."""
     from attnspec.publish import paths
 
@@ -332,7 +332,7 @@ def test_diff_never_writes_into_the_books_chapters_or_over_its_inputs(
 
 
 def test_a_key_given_twice_in_a_results_file_is_refused(tmp_path, capsys):
-    """Issue 50, L6: a results file with ``"chapter"`` twice was read last-wins."""
+    """A results file with ``"chapter"`` twice was read last-wins."""
     good = json.loads(open(_results(tmp_path, "good.json")).read())
     text = json.dumps(good)
     twice = tmp_path / "twice.json"

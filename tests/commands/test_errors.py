@@ -1,4 +1,4 @@
-"""Errors (issue 12, items 8, 9 and 11): accepted parameters are computable and give strict JSON;
+"""Errors: accepted parameters are computable and give strict JSON;
 InvalidInput is the one type for invalid input; other failures are one line with their own status;
 real bugs keep their traceback."""
 
@@ -29,7 +29,7 @@ def one_line_error(capsys, command: str, fragment: str) -> None:
     assert err.startswith(f"attnspec {command}: ") and err.count("\n") == 1 and fragment in err, err
 
 
-# ---- 8. c_poly: the whole validated range is computable ---------------------------------------
+# ---- 8. c_poly: the whole validated range is computable ------------------------------------------
 
 
 def test_largest_c_poly_runs(tmp_path, capsys):
@@ -62,7 +62,7 @@ def test_theta_q_exact_at_high_degree_and_large_beta():
     assert theta_q(1.0, 8) == pytest.approx((1.6860913, 0.9964998), abs=1e-7)
 
 
-# ---- 9. strict JSON for every accepted input --------------------------------------------------
+# ---- 9. strict JSON for every accepted input -----------------------------------------------------
 
 
 def test_ladder_json_is_strict_where_a_distance_is_undefined(tmp_path, capsys):
@@ -111,7 +111,7 @@ def test_beta_beyond_the_computable_range_is_one_line(capsys):
     )
 
 
-# ---- 11. InvalidInput, exact values, one line per kind of failure ----------------------------
+# ---- 11. InvalidInput, exact values, one line per kind of failure --------------------------------
 
 
 def test_values_are_shown_exactly(capsys):

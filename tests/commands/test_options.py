@@ -1,4 +1,4 @@
-"""One CLI vocabulary (issue 13, item 7): ``-o/--output`` everywhere with the old spellings as
+"""One CLI vocabulary: ``-o/--output`` everywhere with the old spellings as
 aliases, parameter names with dashes or underscores, ``attnspec notebooks``, and a parser that
 imports nothing heavy."""
 
@@ -130,7 +130,7 @@ def test_parameter_names_with_dashes_or_underscores():
 
 @pytest.mark.parametrize("pairs", [[["d", "50"], ["d", "60"]], [["c-poly", "1"], ["c_poly", "2"]]])
 def test_a_parameter_given_twice_is_refused_not_silently_the_last(pairs, tmp_path, capsys):
-    """Issue 29, item 14: ``-p d 50 -p d 60`` kept 60 without a word."""
+    """``-p d 50 -p d 60`` kept 60 without a word."""
     with pytest.raises(InvalidInput, match="is given twice"):
         parameter_pairs(pairs)
     argv = ["run", "convergence-threshold", *(x for p in pairs for x in ("-p", *p))]
@@ -176,7 +176,7 @@ def test_notebooks_rejects_unknown_names_before_running(capsys):
     ],
 )
 def test_an_empty_list_item_is_refused_by_every_command(argv, tmp_path, capsys, monkeypatch):
-    """Issue 29, item 14: ``-p d_values 50,,60`` dropped the empty item, sweep refused it."""
+    """``-p d_values 50,,60`` dropped the empty item, sweep refused it."""
     monkeypatch.chdir(tmp_path)
     assert cli_status(argv) == 2
     err = capsys.readouterr().err
@@ -185,7 +185,7 @@ def test_an_empty_list_item_is_refused_by_every_command(argv, tmp_path, capsys, 
     assert list(tmp_path.iterdir()) == []
 
 
-# ---- issue 50, L6: one rule and one message for each of these ---------------------------------
+# ---- one rule and one message for each of these --------------------------------------------------
 
 
 @pytest.mark.parametrize("value", ["-inf", "-1e-3", "-nan"])

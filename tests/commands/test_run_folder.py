@@ -1,4 +1,4 @@
-"""`attnspec run`'s output folder (issue 18, items 2, 4, 13 and 15): the kernel runs no code of the
+"""`attnspec run`'s output folder: the kernel runs no code of the
 output folder, a run never replaces or mixes with a previous one unless told to, a bad ``-o`` is
 one line and status 2 as for the other commands, and what killed runs left behind is removed.
 
@@ -56,7 +56,7 @@ def stale(folder: Path, name: str, age: float = 2 * STALE_SECONDS) -> Path:
     return path
 
 
-# ---- item 2: the kernel runs no code of the output folder ---------------------------------------
+# ---- the kernel runs no code of the output folder ------------------------------------------------
 
 
 def test_run_refuses_an_output_folder_that_holds_code(tmp_path, capsys):
@@ -115,7 +115,7 @@ def test_the_kernel_works_in_an_empty_private_folder_with_no_folder_on_its_path(
     assert str(here) not in seen["path"]
 
 
-# ---- item 4: a run never replaces another unless --force, and then as a whole -------------------
+# ---- a run never replaces another unless --force, and then as a whole ----------------------------
 
 
 @pytest.mark.slow  # executes a chapter
@@ -183,7 +183,7 @@ def test_force_replaces_only_a_folder_of_runs(entry, fragment, tmp_path, capsys)
 
 
 def test_force_replaces_only_this_chapters_run_never_another_chapters(tmp_path, capsys):
-    """Issue 29, item 4: a folder holding another chapter's run is refused, even with --force."""
+    """A folder holding another chapter's run is refused, even with --force."""
     out = tmp_path / "R"
     out.mkdir()
     for name in ("setup.ipynb", "setup.results.json", "ladder.ipynb", "ladder.results.json"):
@@ -195,7 +195,7 @@ def test_force_replaces_only_this_chapters_run_never_another_chapters(tmp_path, 
 
 
 def test_the_books_stored_chapters_are_never_a_run_folder(tmp_path, monkeypatch, capsys):
-    """Issue 29, item 4: ``-o book/chapters --force`` once deleted the other chapters' runs. The
+    """``-o book/chapters --force`` once deleted the other chapters' runs. The
     stored folder is a stand-in here (a link to it counts as it), so a regression harms nothing."""
     from attnspec.publish import paths
 
@@ -211,7 +211,7 @@ def test_the_books_stored_chapters_are_never_a_run_folder(tmp_path, monkeypatch,
 
 
 def test_a_second_run_into_a_reserved_folder_is_refused_and_names_the_holder(tmp_path, capsys):
-    """Issue 29, item 5: while one run works in R, another run into R is refused (status 2)."""
+    """While one run works in R, another run into R is refused (status 2)."""
     from attnspec.core.lock import lock_path, reserved
 
     out = tmp_path / "R"
@@ -240,7 +240,7 @@ def test_the_default_run_folder_is_runs_chapter(tmp_path, monkeypatch, capsys):
     one_line(capsys.readouterr().err, "'runs/setup': folder is not empty")
 
 
-# ---- item 13: a bad -o is one line and status 2, as for every command ---------------------------
+# ---- a bad -o is one line and status 2, as for every command -------------------------------------
 
 
 @pytest.mark.parametrize("case", ["empty", "under a file", "dangling symlink", "read-only"])
@@ -266,7 +266,7 @@ def test_a_bad_output_folder_is_one_line_and_status_2(case, tmp_path, mounted):
     assert ladder.returncode == 2  # the same answer as the other commands
 
 
-# ---- item 15: what killed runs left, a relative cache -------------------------------------------
+# ---- what killed runs left, a relative cache -----------------------------------------------------
 
 
 def test_debris_of_killed_runs_is_removed_and_nothing_else(tmp_path, capsys):
@@ -306,7 +306,7 @@ def test_a_run_removes_the_debris_of_killed_runs_and_resolves_a_relative_cache(t
 
 
 def test_a_symlinked_run_folder_is_refused_before_any_kernel(tmp_path, capsys):
-    """Issue 50, H4: ``-o LINK`` wrote into the folder the link names."""
+    """``-o LINK`` wrote into the folder the link names."""
     (tmp_path / "real").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "real")
     for extra in ([], ["--force"]):
@@ -319,7 +319,7 @@ def test_a_symlinked_run_folder_is_refused_before_any_kernel(tmp_path, capsys):
 def test_force_refuses_to_replace_a_folder_that_changed_during_the_run(
     added, tmp_path, monkeypatch, capsys
 ):
-    """Issue 50, H5: files another process wrote into the run folder while the kernel ran were
+    """Files another process wrote into the run folder while the kernel ran were
     deleted with the old run. The kernel is a stand-in here: it writes the notebook, while
     "another process" adds a file to the folder."""
     from attnspec.publish import chapters
@@ -342,7 +342,7 @@ def test_force_refuses_to_replace_a_folder_that_changed_during_the_run(
 
 
 def test_a_run_through_another_path_to_a_reserved_folder_is_refused(tmp_path, capsys):
-    """Issue 50, M2: the lock was keyed on the path as given, so a run into ``alias/R`` (alias a
+    """The lock was keyed on the path as given, so a run into ``alias/R`` (alias a
     link to the folder holding R) did not see the run into ``R``."""
     from attnspec.core.lock import reserved
 
@@ -362,7 +362,7 @@ def test_a_run_through_another_path_to_a_reserved_folder_is_refused(tmp_path, ca
 
 @pytest.mark.slow  # starts a kernel
 def test_a_run_out_of_memory_is_one_line_status_71_and_leaves_no_folder(tmp_path):
-    """Issue 50, M6: under ``ulimit -v`` the kernel's MemoryError came out as a papermill
+    """Under ``ulimit -v`` the kernel's MemoryError came out as a papermill
     traceback with status 1, and an empty run folder stayed; ``ladder`` gives 71 and one line."""
     import resource
 
@@ -381,7 +381,7 @@ def test_a_run_out_of_memory_is_one_line_status_71_and_leaves_no_folder(tmp_path
 def test_a_folder_whose_parent_cannot_be_written_is_refused_saying_why(
     errno_name, tmp_path, monkeypatch, capsys
 ):
-    """Issue 50, L4: a writable run folder in a read-only parent gave "Permission denied:
+    """A writable run folder in a read-only parent gave "Permission denied:
     …/.attnspec-….lock". The parent is read-only here by the lock's open failing as it would."""
     import errno
 
@@ -405,7 +405,7 @@ def test_a_folder_whose_parent_cannot_be_written_is_refused_saying_why(
 def test_nothing_is_written_to_home_or_tmpdir_and_a_read_only_home_gives_no_warning(
     tmp_path, mounted
 ):
-    """Issue 50, L7: a run wrote ``~/.ipython`` and ``~/.cache/matplotlib``, a sweep
+    """A run wrote ``~/.ipython`` and ``~/.cache/matplotlib``, a sweep
     ``$TMPDIR/dask-scratch-space``; under a read-only home IPython and matplotlib warned in many
     lines. Their folders are the command's own temporary folder, removed at its end."""
     home, scratch = tmp_path / "home", tmp_path / "tmp"
@@ -423,7 +423,7 @@ def test_nothing_is_written_to_home_or_tmpdir_and_a_read_only_home_gives_no_warn
 def test_with_loopback_down_a_run_is_one_line_at_once_and_leaves_no_folder(
     tmp_path, monkeypatch, capsys
 ):
-    """Issue 50, L7: with loopback down, a run waited a minute for a kernel it could not reach,
+    """With loopback down, a run waited a minute for a kernel it could not reach,
     then ended in a "Kernel didn't respond" traceback."""
     import errno
     import socket

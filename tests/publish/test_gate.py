@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from attnspec.publish import gate
-from tests.test_provenance_stamp import committed, git
+from attnspec.publish import gate, tree
+from tests.publish.test_provenance import committed, git
 
 #: the fake checkouts' suite: what pytest would collect there
 SUITE = ("tests/test_a.py::test_one", "tests/test_a.py::test_two", "book/a.ipynb::Cell 0")
@@ -88,7 +88,7 @@ def refused(root: Path) -> str:
 
 def test_a_tested_clean_tree_is_published_whole(tested):
     site = gate.publish(tested)
-    assert gate.folder_digests(site) == gate.folder_digests(tested / gate.HTML)
+    assert tree.folder_digests(site) == tree.folder_digests(tested / gate.HTML)
     assert not (tested / gate.BUILD / ".site.tmp").exists()
 
 
@@ -156,11 +156,11 @@ def test_a_built_file_with_a_future_mtime_is_published(tmp_path):
 
 
 def test_an_untracked_file_whose_name_is_not_utf8_is_stamped_without_a_traceback(tested):
-    """Issue 29, item 10: ``notebooks/bad\\xff.md`` ended a passing make test in a traceback."""
-    before = gate.tree_hash(tested)
+    """``notebooks/bad\\xff.md`` ended a passing make test in a traceback."""
+    before = tree.tree_hash(tested)
     (tested / os.fsdecode(b"notebooks/bad\xff.md")).write_text("# B\n")
-    assert os.fsdecode(b"notebooks/bad\xff.md") in gate.tree_files(tested)
-    assert gate.tree_hash(tested) != before
+    assert os.fsdecode(b"notebooks/bad\xff.md") in tree.tree_files(tested)
+    assert tree.tree_hash(tested) != before
     stamp_after_passing(tested)
     assert "dirty" in refused(tested)
 
@@ -174,7 +174,7 @@ def begun(root: Path, steps=gate.STEPS) -> None:
 
 
 def test_a_tree_changed_while_make_test_ran_is_not_stamped(tested):
-    """Issue 29, item 2: the stamp hashed the tree at the end, so a commit made during a long
+    """The stamp hashed the tree at the end, so a commit made during a long
     make test was stamped as tested."""
     (tested / gate.STAMP).unlink()
     begun(tested)
@@ -187,7 +187,7 @@ def test_a_tree_changed_while_make_test_ran_is_not_stamped(tested):
 
 @pytest.mark.parametrize("missing", gate.STEPS)
 def test_a_run_with_a_step_that_did_not_pass_is_not_stamped(tested, missing):
-    """Issue 29, item 2: ``make -i test`` wrote the stamp after failures."""
+    """``make -i test`` wrote the stamp after failures."""
     (tested / gate.STAMP).unlink()
     begun(tested, [s for s in gate.STEPS if s != missing])
     with pytest.raises(gate.Refused, match=f"the {missing} step of this make test did not pass"):
@@ -243,7 +243,7 @@ def test_refusal_is_one_line_and_status_1(tested, capsys):
     assert err.startswith("make site: refused: the tree is untested") and err.count("\n") == 1
 
 
-# ---- issue 29, item 13: make site under stress ------------------------------------------------
+# ---- make site under stress ----------------------------------------------------------------------
 
 
 def test_a_stamp_that_is_not_an_object_is_no_stamp(tested):
@@ -272,7 +272,7 @@ def test_a_second_publication_while_one_runs_is_refused_and_leaves_nothing(teste
     assert gate.publish(tested).is_dir()
 
 
-# ---- issue 29, item 8: fixed build paths are never written through a symlink -----------------
+# ---- fixed build paths are never written through a symlink ---------------------------------------
 
 
 @pytest.mark.parametrize("linked", [gate.STAMP, gate.BEGIN])
@@ -297,7 +297,7 @@ def test_a_pass_marker_is_never_written_through_a_symlink(tmp_path):
     assert important.read_text() == "keep"
 
 
-# ---- issue 29, item 13: a full disk or Ctrl-C during make site is one line --------------------
+# ---- a full disk or Ctrl-C during make site is one line ------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -321,7 +321,7 @@ def test_a_full_disk_or_ctrl_c_during_make_site_is_one_line(
     assert [p.name for p in (tested / gate.BUILD).iterdir() if p.name.endswith(".tmp")] == []
 
 
-# ---- issue 50, H1: a make test that ran no test, or part of the suite, stamps nothing ----------
+# ---- a make test that ran no test, or part of the suite, stamps nothing --------------------------
 
 
 @pytest.mark.parametrize(
@@ -437,7 +437,7 @@ def test_tally_records_every_outcome_and_nothing_for_collect_only(tmp_path):
         assert outcomes == {f"test_three.py::{k}": v for k, v in expected.items()}
 
 
-# ---- issue 50, M7: a git-ignored file under the book's sources is never published ------------
+# ---- a git-ignored file under the book's sources is never published ------------------------------
 
 
 def test_an_ignored_file_under_the_books_sources_is_refused(tested):

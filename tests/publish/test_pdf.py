@@ -75,7 +75,7 @@ def test_reproducible_fixes_dates_node_ids_and_outline_titles():
 
 
 def test_a_symlinked_pdf_folder_is_refused_before_printing(tmp_path, monkeypatch, capsys):
-    """Issue 29, item 8: ``_build/pdf`` is a fixed build path, never written through a symlink."""
+    """``_build/pdf`` is a fixed build path, never written through a symlink."""
     (tmp_path / "important").mkdir()
     (tmp_path / "_build").mkdir()
     (tmp_path / "_build" / "pdf").symlink_to(tmp_path / "important")
@@ -235,7 +235,7 @@ def _printer(edit):
 
 
 def test_a_tree_edited_while_printing_and_restored_is_refused(tmp_path, monkeypatch):
-    """Issue 50, H2: a chapter changed during the single-page build and restored afterwards would
+    """A chapter changed during the single-page build and restored afterwards would
     put untested text in the PDF; the tree is hashed again after printing."""
     chapter = _checkout(tmp_path / "tree")
     target = tmp_path / "tree" / "_build" / "pdf" / "attnspec.pdf"

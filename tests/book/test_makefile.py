@@ -1,4 +1,5 @@
-"""The Makefile deletes nothing outside its checkout, whatever its path (issue 18, item 1).
+"""The Makefile deletes nothing outside its checkout, whatever its path, and `make help` lists
+every target.
 
 The real ``make`` runs in a copy of the checkout whose path holds a space, ``…/p/attnspec copy``,
 beside a sentinel folder ``…/p/attnspec``: the path an unquoted ``rm -rf $(CURDIR)/_build`` splits
@@ -7,6 +8,7 @@ into ``…/p/attnspec`` and ``copy/_build``. ``make clean`` needs no virtualenv.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -70,7 +72,7 @@ def test_portable_in_a_path_with_a_space_removes_only_its_own_cache(checkout):
 
 @pytest.mark.parametrize("where", ["outside", "inside"])
 def test_clean_removes_a_linked_build_folder_not_what_it_points_to(checkout, tmp_path, where):
-    """Issue 29, item 8: ``ln -s important _build; make clean`` deleted ``important/``."""
+    """``ln -s important _build; make clean`` deleted ``important/``."""
     target = tmp_path / "outside" if where == "outside" else checkout / "important"
     target.mkdir()
     (target / "keep.txt").write_text("x\n")
@@ -119,7 +121,7 @@ def test_remove_acts_only_strictly_inside_the_checkout(checkout, path, inside, t
 
 
 def test_a_copied_checkout_makes_its_own_virtualenv(checkout):
-    """Issue 29, item 6: after ``cp -a``, the copy's .venv ran the original's code (editable
+    """After ``cp -a``, the copy's .venv ran the original's code (editable
     install, shebangs) and ``make install`` kept it, its stamp being newer than the locks."""
     venv = checkout / ".venv"
     venv.mkdir(exist_ok=True)
@@ -138,7 +140,7 @@ def test_a_copied_checkout_makes_its_own_virtualenv(checkout):
 
 @pytest.mark.parametrize("name", ["q$(touch PWNED)x", "q`touch PWNED`x", 'q"x', "q\\x"])
 def test_a_checkout_path_the_shell_would_expand_is_refused_before_any_recipe(tmp_path, name):
-    """Issue 29, item 7: in ``…/q$(touch PWNED)x/``, ``make clean`` ran ``touch PWNED`` (the path
+    """In ``…/q$(touch PWNED)x/``, ``make clean`` ran ``touch PWNED`` (the path
     sits in double quotes, where ``$(…)`` still expands) and kept ``_build``; a ``"`` broke the
     quoting."""
     checkout = tmp_path / name
@@ -153,7 +155,7 @@ def test_a_checkout_path_the_shell_would_expand_is_refused_before_any_recipe(tmp
 
 
 def test_a_checkout_path_holding_a_newline_is_refused_before_any_recipe(tmp_path):
-    """Issue 50, L2: in ``…/q<newline>touch PWNEDNL``, ``make -i clean`` ran ``touch PWNEDNL``."""
+    """In ``…/q<newline>touch PWNEDNL``, ``make -i clean`` ran ``touch PWNEDNL``."""
     checkout = tmp_path / "q\ntouch PWNEDNL"
     (checkout / "_build").mkdir(parents=True)
     (checkout / "Makefile").write_bytes((ROOT / "Makefile").read_bytes())
@@ -163,3 +165,17 @@ def test_a_checkout_path_holding_a_newline_is_refused_before_any_recipe(tmp_path
         assert done.stderr.count("\n") == 1 and "holds a newline" in done.stderr
         assert "q\\ntouch PWNEDNL" in done.stderr
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["Makefile", "_build", checkout.name]
+
+
+def test_help_lists_every_target_with_its_line():
+    """``make help`` (no virtualenv needed) prints each target of the Makefile once, with the line
+    of the ``## `` comment above it; ``install`` stays the default target (the first)."""
+    text = (ROOT / "Makefile").read_text()
+    targets = re.findall(r"^([a-z][\w-]*):(?!=)", text, flags=re.M)
+    phony = text.split(".PHONY:", 1)[1].split("\n", 1)[0].split()
+    assert targets[0] == "install" and sorted(targets) == sorted(phony) and "help" in targets
+    listed = make(ROOT, "help")
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split(None, 1) for line in listed.stdout.splitlines()]
+    assert [row[0] for row in rows] == targets
+    assert all(len(row) == 2 and row[1].strip() for row in rows), listed.stdout

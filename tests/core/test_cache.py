@@ -187,7 +187,7 @@ def test_missing_entry_loads_as_none(cache_dir):
     assert cache.load(cache_dir / "nothing.npz", SHAPES) is None
 
 
-# ---- issue 12: wrong entries, storage faults, debris (the real command on temporary folders) ----
+# ---- wrong entries, storage faults, debris (the real command on temporary folders) ---------------
 
 LADDER = ["ladder", "--d", "24", "--trials", "2"]
 
@@ -304,7 +304,7 @@ def test_read_only_or_full_cache(options, tmp_path, monkeypatch, capsys):
 
 
 def test_stale_temporary_files_are_removed_on_open(cache_dir):
-    """Only the cache's own debris goes (issue 18, item 15): other programs' hidden temporary files
+    """Only the cache's own debris goes: other programs' hidden temporary files
     in the same folder stay, however old."""
     import time
 

@@ -76,7 +76,7 @@ def test_cleanup_now_removes_folders_and_kills_children(tmp_path):
 
 @pytest.mark.slow  # executes a chapter
 def test_an_interrupted_forced_run_keeps_the_previous_run_whole(tmp_path):
-    """``--force`` replaces the run folder only at the end, as a whole (issue 18, item 4)."""
+    """``--force`` replaces the run folder only at the end, as a whole."""
     out, scratch = tmp_path / "R", tmp_path / "tmp"
     out.mkdir()
     scratch.mkdir()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NUMBER = r"[-−]?\d+(?:\.\d+)?(?:e[-−]?\d+)?"
 PLUS_MINUS = re.compile(rf"({NUMBER})\s*(?:±\s*({NUMBER})|\(se < ({NUMBER})\))")
 BRACKETS = re.compile(rf"({NUMBER})\s*\[({NUMBER}),\s*({NUMBER})\]")

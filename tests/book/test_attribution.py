@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: "the paper", "the paper's", "the papers", any case.
 THE_PAPER = re.compile(r"\bthe\s+papers?\b", re.IGNORECASE)
 QUOTED = re.compile(r"“[^”]*”", re.DOTALL)

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "tests" / "data" / "cff-1.2.0-schema.json").read_text())
 CFF = yaml.safe_load((ROOT / "CITATION.cff").read_text())
 GE_TITLE = (

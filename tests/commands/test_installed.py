@@ -140,7 +140,7 @@ def test_missing_chapter_sources_give_one_line(installed, tmp_path):
 
 
 def test_notebooks_outside_a_checkout_refuses_before_touching_anything(installed):
-    """Issue 18, item 9: the installed package's results files are diff's baselines."""
+    """The installed package's results files are diff's baselines."""
     baseline = installed / "site" / "attnspec" / "_book" / "chapters" / "setup.results.json"
     before = (baseline.read_bytes(), baseline.stat().st_mtime_ns)
     listing = sorted(p.name for p in baseline.parent.iterdir())

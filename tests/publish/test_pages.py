@@ -9,6 +9,7 @@ import pytest
 from attnspec.core.atomic import write_json
 from attnspec.present import record
 from attnspec.present.claims import Claim
+from attnspec.publish.chapters import toc_chapter_names
 from attnspec.publish.pages import (
     BOOK,
     PAGES,
@@ -20,7 +21,6 @@ from attnspec.publish.pages import (
     read_source,
     rung_symbol,
     stored_problems,
-    toc_chapter_names,
 )
 from tests.helpers import assert_cells_agree, glue_output, html_tables, notebook_with
 from tests.nbval_glue import glued_values, notebook_outputs

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIB = ROOT / "book" / "references.bib"
 SOURCES = [*sorted((ROOT / "notebooks").rglob("*.md")), *sorted((ROOT / "book").glob("*.md"))]
 

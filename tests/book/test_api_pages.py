@@ -8,7 +8,7 @@ import yaml
 
 from book._ext import chapter_api
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "attnspec"
 
 

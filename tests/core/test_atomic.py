@@ -1,4 +1,4 @@
-"""Output files (issue 12, items 1-4): special files at the target, modes, unwritable destinations,
+"""Output files: special files at the target, modes, unwritable destinations,
 closed or full stdout. Every test runs the real command on temporary folders."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def mounted(tmp_path):
     yield from tmpfs_mounts(tmp_path)
 
 
-# ---- 1. whatever sits at the target ------------------------------------------------------------
+# ---- 1. whatever sits at the target --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("kind", ["char device", "fifo"])
@@ -42,7 +42,7 @@ def test_special_file_at_the_target_is_refused_and_kept(tmp_path, kind):
 
 @pytest.mark.parametrize("option", ["-o", "--json"])
 def test_a_symlink_at_the_target_is_refused_and_its_target_kept(tmp_path, option):
-    """Issue 50, H4: the link was resolved and the file it named replaced, even another user's
+    """The link was resolved and the file it named replaced, even another user's
     link in a sticky folder (which ``open`` refuses under ``fs.protected_symlinks``)."""
     (tmp_path / "real.json").write_text("old\n")
     (tmp_path / "link.json").symlink_to("real.json")
@@ -91,7 +91,7 @@ def test_atomic_path_refuses_a_special_file(tmp_path):
     assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo").st_mode)
 
 
-# ---- 2. modes ----------------------------------------------------------------------------------
+# ---- 2. modes ------------------------------------------------------------------------------------
 
 
 def test_replaced_file_keeps_its_mode(tmp_path):
@@ -108,7 +108,7 @@ def test_new_file_respects_the_umask(tmp_path):
     assert stat.S_IMODE(os.stat(tmp_path / "m.json").st_mode) == 0o664
 
 
-# ---- 3. unwritable destinations are refused before any work -----------------------------------
+# ---- 3. unwritable destinations are refused before any work --------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_check_writable_refuses_a_folder(tmp_path):
         check_writable(tmp_path)
 
 
-# ---- 4. files first, then stdout ---------------------------------------------------------------
+# ---- 4. files first, then stdout -----------------------------------------------------------------
 
 
 @pytest.mark.parametrize("unbuffered", ["1", ""])

@@ -14,7 +14,7 @@ from attnspec.publish import archive
 from attnspec.publish.paths import ROOT
 from attnspec.publish.pdf import release_date
 from attnspec.publish.repository import repository_url, site_url
-from tests.test_version import load_extension
+from tests.book.test_version import load_extension
 
 WORKFLOW = {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "Attn-Lab/attnspec"}
 
