@@ -17,18 +17,7 @@ from .claims import chapter_claims
 from .figures import fig_entries
 
 #: The shared parameters the chapter's table describes, in its order.
-SHARED = [
-    "d",
-    "beta",
-    "trials",
-    "seed",
-    "remove_top_k",
-    "c_poly",
-    "hist_bins",
-    "hist_min",
-    "hist_max",
-    "mc_samples",
-]
+SHARED = "d beta trials seed remove_top_k c_poly hist_bins hist_min hist_max mc_samples".split()
 
 
 class Setup(ChapterStudy):
