@@ -1,15 +1,13 @@
 """The one protocol of a chapter: check the parameters, compute once, then the reader-facing hooks.
 
 In the spirit of scipy.stats' ``rv_continuous``: :class:`ChapterStudy` does what every chapter
-shares (checking the parameters against the chapter's declaration, its notebook's ``parameters``
-cell, :func:`attnspec.chapters.parameters.declared`; gluing under the chapter's prefix, drawing and
-closing figures, the claims table); a subclass names its chapter and fills in :meth:`compute` (the
-measurements) and the hooks :meth:`values`, :meth:`tables`, :meth:`figures` and :meth:`claims`.
+shares, a subclass names its chapter and fills in what is its own (see "Subclassing" there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, ClassVar
 
 from ..core.config import Config
@@ -27,12 +25,43 @@ class ChapterStudy:
     ``ChapterStudy.run(**params)`` checks the parameters (each value's range and every rule that
     applies to the chapter), then calls :meth:`compute` once; the hooks read what it stored. A
     notebook calls ``<Study>.run_from(globals())``.
+
+    Subclassing
+    -----------
+    A study defines :attr:`name` and :attr:`prefix`, :meth:`compute` (the measurements, kept on
+    the study) and the hooks it needs: :meth:`values` (glued, each rounded to the digits its
+    standard error supports), :meth:`tables`, :meth:`claims` and its figures, most simply as
+    :attr:`drawings`, one function ``draw(study)`` per glued figure, named after its glue key. The
+    base checks the parameters against the notebook's ``parameters`` cell
+    (:func:`attnspec.chapters.parameters.declared`), glues and records every value and figure
+    (:meth:`glue`), draws and closes each figure, and builds the claims table
+    (:meth:`claims_table`)::
+
+        def fig_scores(study):
+            return plt.figure()  # draws study.S
+
+        def chapter_claims(study) -> list[Claim]:
+            return [Claim("scores are standardized", ..., provenance="derived here")]
+
+        class Scores(ChapterStudy):
+            name = "scores"  # notebooks/scores.md
+            prefix = "scores"  # value x is glued as scores_x
+            drawings = (fig_scores,)  # glued as scores_fig_scores
+            claims = chapter_claims
+
+            def compute(self):
+                self.S = draw_scores(self.config.d, trial_rng(self.config.seed, 0))
+
+            def values(self):
+                return {"mean_square": round(float(np.mean(self.S**2)), 4)}
     """
 
     #: The chapter's short name, its file name in ``notebooks/``.
     name: ClassVar[str]
     #: Prefix of the chapter's glue keys: value ``x`` is glued as ``{prefix}_x``.
     prefix: ClassVar[str]
+    #: One function ``draw(study)`` per glued figure, glued under the function's name.
+    drawings: ClassVar[tuple[Callable[[Any], Any], ...]] = ()
 
     def __init__(self, params: Mapping[str, Any]):
         self.params = dict(params)
@@ -67,8 +96,8 @@ class ChapterStudy:
 
     def figures(self) -> dict[str, Callable[[], Any]]:
         """A function drawing each glued figure (a matplotlib or an interactive figure), by its
-        glue name."""
-        return {}
+        glue name: each of :attr:`drawings` at this study."""
+        return {draw.__name__: partial(draw, self) for draw in self.drawings}
 
     def claims(self) -> list[Claim]:
         """The chapter's checked claims, in the order of its claims table."""

@@ -10,17 +10,8 @@ import pytest
 from attnspec.chapters.bulk_equivalence import BulkEquivalence
 from tests.helpers import check_figures, verdicts_of
 
-SMALL = dict(
-    d=120,
-    beta=1.0,
-    trials=4,
-    seed=0,
-    remove_top_k=3,
-    c_poly=2.0,
-    hist_bins=120,
-    hist_min=0.0,
-    hist_max=8.0,
-)
+LADDER = dict(d=120, beta=1.0, trials=4, seed=0, remove_top_k=3, c_poly=2.0)
+SMALL = LADDER | dict(hist_bins=120, hist_min=0.0, hist_max=8.0)
 
 
 @pytest.fixture(scope="module")

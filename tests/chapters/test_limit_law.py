@@ -16,18 +16,9 @@ from attnspec.experiments.limit_law import ScoreDependence
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
 from tests.helpers import check_figures, verdicts_of
 
-SMALL = dict(
-    d=100,
-    beta=1.0,
-    trials=3,
-    seed=0,
-    remove_top_k=3,
-    c_poly=2.0,
-    hist_bins=40,
-    hist_min=0.0,
-    hist_max=10.0,
-    betas=[0.5, 1.5],
-    pooled_values=200,
+LADDER = dict(d=100, beta=1.0, trials=3, seed=0, remove_top_k=3, c_poly=2.0)
+SMALL = LADDER | dict(
+    hist_bins=40, hist_min=0.0, hist_max=10.0, betas=[0.5, 1.5], pooled_values=200
 )
 
 

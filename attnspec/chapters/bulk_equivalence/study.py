@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -13,7 +12,6 @@ from ...laws.gaussian_equivalent import GaussianEquivalentLaw
 from ...models.ladder import REFERENCE
 from ...models.notation import symbol
 from ...numerics.spectra import METRICS
-from ...present.claims import Claim
 from ...present.numbers import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
@@ -27,6 +25,8 @@ class BulkEquivalence(ChapterStudy):
 
     name = "bulk-equivalence"
     prefix = "bulk"
+    drawings = (fig_cdf, fig_law)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -35,8 +35,6 @@ class BulkEquivalence(ChapterStudy):
         self.ref = self.result.bulk(REFERENCE)
         self.floor = noise_floor(c, self.ref)
         self.law = GaussianEquivalentLaw.for_f(c.beta)
-
-    # ---- derived quantities --------------------------------------------------------------------
 
     @property
     def ranking(self) -> dict[str, list[str]]:
@@ -62,8 +60,6 @@ class BulkEquivalence(ChapterStudy):
             m: resolved_order(self.distances[m], closer, ["Y_f_lin"], self.floor.max(m))
             for m in METRICS
         }
-
-    # ---- the hooks -----------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
         c, distances, floor, ref, law = self.config, self.distances, self.floor, self.ref, self.law
@@ -111,9 +107,3 @@ class BulkEquivalence(ChapterStudy):
                 ["model", "$L_1$ (histograms)", "Kolmogorov", "Wasserstein-1"], rows
             )
         }
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_cdf": partial(fig_cdf, self), "fig_law": partial(fig_law, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

@@ -24,22 +24,21 @@ def chapter_claims(study) -> list[Claim]:
     beyond the noise floor, more than any other step."""
     ks_lin, floor_max = study.step_ks[LIN_STEP], study.floor.max("ks")
     largest_is_lin = study.largest_is_lin
+    rank_one_steps = {
+        "removing the uniform mode": study.viol_A,
+        "$Y_f = Y - \\mathbf 1\\mathbf 1^\\top/\\sqrt d$": study.viol_Y,
+    }
     return [
-        Claim(
-            "removing the uniform mode is a rank-one step",
-            violation_text(study.viol_A),
-            "interlacing violated by ≤ 1e-8 (round-off)",
-            bool(study.viol_A <= 1e-8),
-            "the singular values do not interlace: a numerical failure.",
-            provenance="sanity check",
-        ),
-        Claim(
-            "$Y_f = Y - \\mathbf 1\\mathbf 1^\\top/\\sqrt d$ is a rank-one step",
-            violation_text(study.viol_Y),
-            "interlacing violated by ≤ 1e-8 (round-off)",
-            bool(study.viol_Y <= 1e-8),
-            "the singular values do not interlace: a numerical failure.",
-            provenance="sanity check",
+        *(
+            Claim(
+                f"{step} is a rank-one step",
+                violation_text(violation),
+                "interlacing violated by ≤ 1e-8 (round-off)",
+                bool(violation <= 1e-8),
+                "the singular values do not interlace: a numerical failure.",
+                provenance="sanity check",
+            )
+            for step, violation in rank_one_steps.items()
         ),
         Claim(
             "linearization $Y_Q \\to Y_Q^{\\rm lin}$ changes the bulk by more than sampling noise",

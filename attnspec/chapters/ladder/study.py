@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from ...experiments.noise import noise_floor, resolved_order
@@ -11,7 +10,6 @@ from ...models.interlacing import rank_one_interlacing_violation
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
 from ...numerics.spectra import ks_distance
-from ...present.claims import Claim
 from ...present.numbers import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
@@ -25,6 +23,8 @@ class Ladder(ChapterStudy):
 
     name = "ladder"
     prefix = "ladder"
+    drawings = (fig_steps,)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -37,8 +37,6 @@ class Ladder(ChapterStudy):
             result.s2("sqrt_d_A"), result.s2("sqrt_d_A_perp")
         )
         self.viol_Y = rank_one_interlacing_violation(result.s2("Y"), result.s2("Y_f"))
-
-    # ---- derived quantities --------------------------------------------------------------------
 
     @property
     def largest_step(self) -> tuple[str, str]:
@@ -56,8 +54,6 @@ class Ladder(ChapterStudy):
         (None: the samples cannot rank them)."""
         others = [s for s in self.steps if s != LIN_STEP]
         return resolved_order(self.step_ks, others, [LIN_STEP], self.floor.max("ks"))
-
-    # ---- the hooks -----------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
         ks, floor, largest = self.step_ks, self.floor, self.largest_step
@@ -107,9 +103,3 @@ class Ladder(ChapterStudy):
     def interlacing_line(self) -> str:
         """The largest violation of the two rank-one steps, as the chapter prints it."""
         return f"largest interlacing violation: {violation_text(max(self.viol_A, self.viol_Y))}"
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_steps": partial(fig_steps, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from ...experiments.limit_law import (
-    DOUBLE_ROOT_ACCURACY,
-    FormsAgreement,
-    LawDistances,
-    ScoreDependence,
-)
+from ...experiments.limit_law import DOUBLE_ROOT_ACCURACY, ScoreDependence
 from ...experiments.noise import ks_noise
 from ...laws.r_transform import edge_from_r_transform
 from ...models.ladder import MODEL_NAMES, REFERENCE
@@ -21,22 +16,11 @@ ABSTRACT_MP = "paper, abstract (deviation from Marchenko–Pastur)"
 
 
 def chapter_claims(study) -> list[Claim]:
-    """The chapter's claims, in the order of its claims table."""
-    c = study.config
-    laws, dist, forms = study.laws, study.distances, study.forms
-    return law_claims(laws, dist, forms, study.mean_quad, c.d, c.remove_top_k) + [
-        score_claim(study.scores)
-    ]
-
-
-def law_claims(
-    laws: dict, dist: LawDistances, forms: FormsAgreement, mean_quad: float, d: int, removed: int
-) -> list[Claim]:
-    """The claims about the law: its two forms agree, its edge and mean check out, and every
-    rung's bulk is nearer it than Marchenko–Pastur."""
-    law = laws["f"]
+    """The chapter's claims: the law's two forms agree, its edge and mean check out, every rung's
+    bulk is nearer it than Marchenko–Pastur, and the score models (:func:`score_claim`)."""
+    law, dist, forms, mean_quad = study.laws["f"], study.distances, study.forms, study.mean_quad
     edge_direct = edge_from_r_transform(law.theta1, law.theta2)
-    noise = ks_noise(dist.values, d, removed)
+    noise = ks_noise(dist.values, study.config.d, study.config.remove_top_k)
     ks_ref, ks_mp = dist.ks["f"][REFERENCE], dist.ks["mp"][REFERENCE]
     mp_farther = [n for n in MODEL_NAMES if dist.ks["mp"][n] > dist.at_target(n)]
     return [
@@ -103,6 +87,7 @@ def law_claims(
             "small β).",
             "this book",
         ),
+        score_claim(study.scores),
     ]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,6 @@ from ...experiments.noise import ks_noise
 from ...experiments.trials import run_ladder
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
-from ...present.claims import Claim
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import chapter_claims
@@ -82,30 +80,20 @@ def law_values(laws: dict, poly_degree: int, beta: float, forms: FormsAgreement)
     }
 
 
-def distances_table(dist: LawDistances) -> str:
-    r"""Every rung's Kolmogorov distance to the three laws, its finite-d law marked, and the laws
-    themselves against the :math:`\theta^f` law."""
+def distances_table(dist: LawDistances, metric: str = "ks") -> str:
+    r"""Every rung's distance to the three laws, Kolmogorov (``"ks"``, its finite-d law in bold) or
+    Wasserstein-1 (``"w1"``), and the laws themselves against the :math:`\theta^f` law."""
+    ks = metric == "ks"
+    values, itself = (dist.ks, dist.ks_laws) if ks else (dist.w1, dist.w1_laws)
     rows = []
     for n in MODEL_NAMES:
-        target = "q" if n in ("Y_Q", "Y_Q_lin") else "f"
-        cells = [
-            f"**{dist.ks[k][n]:.4f}**" if k == target else f"{dist.ks[k][n]:.4f}"
-            for k in ("f", "q", "mp")
-        ]
-        rows.append([symbol(n), *cells])
-    rows.append([r"*$\theta^Q$ law itself*", f"{dist.ks_laws['q']:.4f}", "0", ""])
-    rows.append(["*Marchenko–Pastur itself*", f"{dist.ks_laws['mp']:.4f}", "", "0"])
-    header = ["rung"] + [rf"$D_{{\rm KS}}$, {LAW_NAMES[k]}" for k in ("f", "q", "mp")]
-    return markdown_table(header, rows)
-
-
-def w1_table(dist: LawDistances) -> str:
-    """The same comparison in the Wasserstein-1 distance."""
-    rows = [[symbol(n), *(f"{dist.w1[k][n]:.4f}" for k in ("f", "q", "mp"))] for n in MODEL_NAMES]
-    rows.append([r"*$\theta^Q$ law itself*", f"{dist.w1_laws['q']:.4f}", "0", ""])
-    rows.append(["*Marchenko–Pastur itself*", f"{dist.w1_laws['mp']:.4f}", "", "0"])
-    header = ["rung"] + [rf"$W_1$, {LAW_NAMES[k]}" for k in ("f", "q", "mp")]
-    return markdown_table(header, rows)
+        target = ("q" if n in ("Y_Q", "Y_Q_lin") else "f") if ks else None
+        cells = {k: f"{values[k][n]:.4f}" for k in LAW_NAMES}
+        rows.append([symbol(n), *(f"**{c}**" if k == target else c for k, c in cells.items())])
+    rows.append([r"*$\theta^Q$ law itself*", f"{itself['q']:.4f}", "0", ""])
+    rows.append(["*Marchenko–Pastur itself*", f"{itself['mp']:.4f}", "", "0"])
+    distance = r"$D_{\rm KS}$" if ks else "$W_1$"
+    return markdown_table(["rung"] + [f"{distance}, {name}" for name in LAW_NAMES.values()], rows)
 
 
 def distance_values(dist: LawDistances, d: int, removed: int) -> dict:
@@ -179,6 +167,8 @@ class LimitLaw(ChapterStudy):
 
     name = "limit-law"
     prefix = "law"
+    drawings = (fig_slider, fig_grid, fig_cdf, fig_scores)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -202,7 +192,7 @@ class LimitLaw(ChapterStudy):
             | slider_values(self.frames)
             | {"slider_d": c.d, "slider_trials": self.slider_trials}
             | distance_values(self.distances, c.d, c.remove_top_k)
-            | {"r": c.remove_top_k, "w1_table": w1_table(self.distances)}
+            | {"r": c.remove_top_k, "w1_table": distances_table(self.distances, "w1")}
             | bulk_mean_values({n: result.bulk(n) for n in MODEL_NAMES}, self.cdf.at)
             | score_values(self.scores, c.d, c.trials)
         )
@@ -212,10 +202,3 @@ class LimitLaw(ChapterStudy):
             "laws": laws_table(self.laws, self.result.poly_degree),
             "distances": distances_table(self.distances),
         }
-
-    def figures(self) -> dict[str, Any]:
-        draw = {"fig_slider": fig_slider, "fig_grid": fig_grid, "fig_cdf": fig_cdf}
-        return {key: partial(f, self) for key, f in (draw | {"fig_scores": fig_scores}).items()}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

@@ -13,13 +13,9 @@ LINEAR = ("Y_Q_lin", "Y_f_lin")
 
 
 def chapter_claims(study) -> list[Claim]:
-    """The edge page's claims (:func:`edge_claims`)."""
-    return edge_claims(study.result, study.law, study.scale, study.outliers)
-
-
-def edge_claims(result, law, scale, out) -> list[Claim]:
     """The linear rungs end within one edge spacing of the law's edge, and the top value of
     :math:`Y_f` is a localized outlier, from its largest entry."""
+    result, law, scale, out = study.result, study.law, study.scale, study.outliers
     linear_top = max(float(result.s2(n)[:, 0].max()) for n in LINEAR)
     overshoot = float(scale.in_spacings(linear_top)[()])
     median_weight = float(np.median(out.weight))

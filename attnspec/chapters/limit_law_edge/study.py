@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -13,7 +12,6 @@ from ...experiments.trials import run_ladder
 from ...laws.edge import edge_scale
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
-from ...present.claims import Claim
 from ...present.numbers import format_power_of_ten
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
@@ -117,6 +115,8 @@ class LimitLawEdge(ChapterStudy):
 
     name = "limit-law-edge"
     prefix = "edge"
+    drawings = (fig_points,)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -136,9 +136,3 @@ class LimitLawEdge(ChapterStudy):
             "edge": edge_table(self.result, self.law.edge),
             "outliers": outliers_table(self.outliers),
         }
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_points": partial(fig_points, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,6 @@ from ...experiments.normalizer import (
 )
 from ...experiments.trials import normalizers
 from ...laws.predictions import normalizer_std
-from ...present.claims import Claim
 from ...present.numbers import decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
@@ -30,6 +28,8 @@ class NormalizerConcentration(ChapterStudy):
 
     name = "normalizer-concentration"
     prefix = "norm"
+    drawings = (fig_hist, fig_beta)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -47,8 +47,6 @@ class NormalizerConcentration(ChapterStudy):
         pairs = list(zip(self.stats_b, self.preds, strict=True))
         self.z_b = [(s.std - p) / s.std_se for s, p in pairs]
         self.rel_err = [s.std / p - 1 for s, p in pairs]
-
-    # ---- derived quantities --------------------------------------------------------------------
 
     @property
     def mean_resolved(self) -> bool:
@@ -71,8 +69,6 @@ class NormalizerConcentration(ChapterStudy):
             "mt_z_exact": round(p.z_exact, 1),
             "mt_z_one": round(p.z_one, 1),
         }
-
-    # ---- the hooks -----------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
         here, st = self.here, self.st
@@ -153,9 +149,3 @@ class NormalizerConcentration(ChapterStudy):
             r"$e^{\beta^2}/d$",
         ]
         return {"spread": markdown_table(header, rows)}
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_hist": partial(fig_hist, self), "fig_beta": partial(fig_beta, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

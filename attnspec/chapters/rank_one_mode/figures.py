@@ -36,13 +36,6 @@ def fig_top(study):
     )
 
 
-def _plain_log_ticks(axis, values) -> None:
-    """Major ticks exactly at ``values`` with plain labels, no minor labels, on a log ``axis``."""
-    axis.set_major_locator(ticker.FixedLocator(list(values)))
-    axis.set_major_formatter(ticker.FixedFormatter([f"{v:g}" for v in values]))
-    axis.set_minor_locator(ticker.NullLocator())
-
-
 def top_singular_values(top: dict[str, np.ndarray], ylabel: str = r"$s_i^2$") -> plt.Figure:
     """Each model's largest squared singular values against their index (log scale), one line per
     model told apart by marker and line style; the legend sits outside the axes."""
@@ -92,7 +85,9 @@ def power_law_with_prediction(
     ax.plot(x, predicted, "kx", markersize=8, label="first-order prediction")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    _plain_log_ticks(ax.xaxis, x)
+    ax.xaxis.set_major_locator(ticker.FixedLocator(list(x)))
+    ax.xaxis.set_major_formatter(ticker.FixedFormatter([f"{v:g}" for v in x]))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.yaxis.set_minor_formatter(ticker.NullFormatter())
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

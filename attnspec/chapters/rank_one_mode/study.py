@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,6 @@ from ...laws.gaussian_equivalent import GaussianEquivalentLaw
 from ...laws.predictions import s1_excess
 from ...models.ladder import MODEL_NAMES
 from ...models.notation import symbol
-from ...present.claims import Claim
 from ...present.gluing import uncertain
 from ...present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
 from ...present.tables import markdown_table
@@ -41,6 +39,8 @@ class RankOneMode(ChapterStudy):
 
     name = "rank-one-mode"
     prefix = "rank1"
+    drawings = (fig_excess, fig_top)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -66,8 +66,6 @@ class RankOneMode(ChapterStudy):
             m, se = mean_se(v)
             self.overlap[name] = (m, se, (m - self.deficit_pred) / se)
         self.ranks = initial_stable_ranks(c.d, c.beta, c.seed, c.trials)
-
-    # ---- derived quantities --------------------------------------------------------------------
 
     @property
     def slope_decimals(self) -> int:
@@ -97,8 +95,6 @@ class RankOneMode(ChapterStudy):
             }
             | uncertain("srank_causal", sc, sc_se)
         )
-
-    # ---- the hooks -----------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
         c, s1, scan = self.config, self.s1, self.scan
@@ -212,9 +208,3 @@ class RankOneMode(ChapterStudy):
                 f"causal srank(A)        = {format_uncertain(sc, sc_se)}",
             ]
         )
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_excess": partial(fig_excess, self), "fig_top": partial(fig_top, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

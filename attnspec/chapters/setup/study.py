@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -12,25 +11,13 @@ from ...core.kinds import PARAMETERS as KINDS
 from ...experiments.trials import trial_rng
 from ...models.attention import draw_scores, row_softmax
 from ...models.nonlinearity import poly_degree
-from ...present.claims import Claim
 from ...present.tables import ladder_table, markdown_table, parameters_table
 from ..base import ChapterStudy
 from .claims import chapter_claims
 from .figures import fig_entries
 
 #: The shared parameters the chapter's table describes, in its order.
-SHARED = [
-    "d",
-    "beta",
-    "trials",
-    "seed",
-    "remove_top_k",
-    "c_poly",
-    "hist_bins",
-    "hist_min",
-    "hist_max",
-    "mc_samples",
-]
+SHARED = "d beta trials seed remove_top_k c_poly hist_bins hist_min hist_max mc_samples".split()
 
 
 class Setup(ChapterStudy):
@@ -40,6 +27,8 @@ class Setup(ChapterStudy):
 
     name = "setup"
     prefix = "setup"
+    drawings = (fig_entries,)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -85,8 +74,6 @@ class Setup(ChapterStudy):
         header = ["chapter", "parameter", "chapter default", "shared default"]
         return Markdown(markdown_table(header, rows))
 
-    # ---- the hooks -----------------------------------------------------------------------------
-
     def values(self) -> dict[str, Any]:
         c, s = self.config, self.s
         return {
@@ -103,9 +90,3 @@ class Setup(ChapterStudy):
 
     def tables(self) -> dict[str, str]:
         return {"parameters": parameters_table(SHARED), "ladder": ladder_table()}
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_entries": partial(fig_entries, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)

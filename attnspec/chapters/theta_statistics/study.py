@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -19,7 +18,6 @@ from ...models.nonlinearity import (
     theta_q_monte_carlo,
 )
 from ...models.quadrature import thetas as quadrature_thetas
-from ...present.claims import Claim
 from ...present.gluing import uncertain
 from ...present.numbers import format_uncertain
 from ...present.tables import markdown_table
@@ -41,6 +39,8 @@ class ThetaStatistics(ChapterStudy):
 
     name = "theta-statistics"
     prefix = "theta"
+    drawings = (fig_gap,)
+    claims = chapter_claims
 
     def compute(self) -> None:
         c = self.config
@@ -70,8 +70,6 @@ class ThetaStatistics(ChapterStudy):
             [abs(theta_q(b, int(n))[1] / tf[1] - 1) if tf[1] > 0 else 0.0 for n in TAYLOR_NS]
         )
 
-    # ---- derived quantities --------------------------------------------------------------------
-
     @property
     def same_draw(self) -> bool:
         """Whether the chapter's Monte-Carlo draw is the seed notebook's."""
@@ -90,8 +88,6 @@ class ThetaStatistics(ChapterStudy):
         """The index of :math:`n_d` in ``TAYLOR_NS`` (the last one beyond it)."""
         ns = TAYLOR_NS
         return int(np.searchsorted(ns, self.n_d)) if self.n_d <= ns[-1] else len(ns) - 1
-
-    # ---- the hooks -----------------------------------------------------------------------------
 
     def values(self) -> dict[str, Any]:
         tf, tq, mc1, se1, mc2, se2 = self.tf, self.tq, self.mc1, self.se1, self.mc2, self.se2
@@ -140,29 +136,23 @@ class ThetaStatistics(ChapterStudy):
 
     def tables(self) -> dict[str, str]:
         tf, tq, qf, qq, n_d = self.tf, self.tq, self.qf, self.qq, self.n_d
-        mc1, se1, mc2, se2 = self.mc1, self.se1, self.mc2, self.se2
-        rows = [
-            [r"$\theta_1$ of $f$", f"{tf[0]:.7f}", f"{qf[0]:.7f}", "", ""],
-            [r"$\theta_2$ of $f$", f"{tf[1]:.7f}", f"{qf[1]:.7f}", "", ""],
+        exact = [
+            [rf"$\theta_{i + 1}$ of $f$", f"{tf[i]:.7f}", f"{qf[i]:.7f}", "", ""] for i in (0, 1)
+        ]
+        sampled = [
             [
-                rf"$\theta_1^Q$ ($n = {n_d}$)",
-                f"{tq[0]:.7f}",
-                f"{qq[0]:.7f}",
-                format_uncertain(mc1, se1),
-                f"{(mc1 - tq[0]) / se1:+.1f}",
-            ],
-            [
-                rf"$\theta_2^Q$ ($n = {n_d}$)",
-                f"{tq[1]:.7f}",
-                f"{qq[1]:.7f}",
-                format_uncertain(mc2, se2),
-                f"{(mc2 - tq[1]) / se2:+.1f}",
-            ],
+                rf"$\theta_{i + 1}^Q$ ($n = {n_d}$)",
+                f"{tq[i]:.7f}",
+                f"{qq[i]:.7f}",
+                format_uncertain(mc, se),
+                f"{(mc - tq[i]) / se:+.1f}",
+            ]
+            for i, (mc, se) in enumerate([(self.mc1, self.se1), (self.mc2, self.se2)])
         ]
         d_rows = [[dv, poly_degree(dv, self.config.c_poly)] for dv in DEGREE_SIZES]
         return {
             "thetas": markdown_table(
-                ["statistic", "exact", "quadrature", "Monte Carlo ± se", "$z$"], rows
+                ["statistic", "exact", "quadrature", "Monte Carlo ± se", "$z$"], exact + sampled
             ),
             "degrees": markdown_table(["$d$", "$n_d$"], d_rows),
         }
@@ -180,9 +170,3 @@ class ThetaStatistics(ChapterStudy):
                 f"samples: {100 * self.top_share:.1f} %",
             ]
         )
-
-    def figures(self) -> dict[str, Any]:
-        return {"fig_gap": partial(fig_gap, self)}
-
-    def claims(self) -> list[Claim]:
-        return chapter_claims(self)
