@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.canonical import model, order, rates, upper_bound
+from attnspec.canonical import causal, model, order, rates, upper_bound
 from attnspec.canonical.rank_study import harmonic_erank1, sigma0_erank2
 from attnspec.canonical.summary import bidirectional_summary
 from attnspec.canonical.two_score import two_score_summary
@@ -73,14 +73,14 @@ def test_two_score_summary_at_astronomical_length():
 def test_causal_gram_frobenius_and_erank2_in_linear_time():
     rng = np.random.default_rng(3)
     s = np.r_[np.full(3, 8.0), rng.uniform(0, 2, 200)]
-    sigma = model.causal_singular_values(s)
-    assert model.causal_gram_frobenius_sq(s) == pytest.approx(np.sum(sigma**4), rel=1e-12)
-    assert model.causal_erank2(s) == pytest.approx(erank2(sigma), rel=1e-12)
+    sigma = causal.causal_singular_values(s)
+    assert causal.causal_gram_frobenius_sq(s) == pytest.approx(np.sum(sigma**4), rel=1e-12)
+    assert causal.causal_erank2(s) == pytest.approx(erank2(sigma), rel=1e-12)
 
 
 def test_sigma0_closed_forms():
     for ell in (10, 300, 2000):
-        sigma = model.prefix_average_singular_values(ell)
+        sigma = causal.prefix_average_singular_values(ell)
         assert sigma0_erank2(ell) == pytest.approx(erank2(sigma), rel=1e-9)
     assert harmonic_erank1(500) == pytest.approx(erank1(1 / np.arange(1, 501)), rel=1e-12)
     h = math.log(1e12) + np.euler_gamma
@@ -103,7 +103,7 @@ def test_bound_profile_and_smallest_constant():
 def test_constant_bulk_needs_a_constant_near_e_to_the_b():
     for bulk in (1.0, 2.0):
         s = upper_bound.constant_bulk_scores(512, 4, bulk)
-        c = upper_bound.smallest_constant(model.causal_singular_values(s), 4)
+        c = upper_bound.smallest_constant(causal.causal_singular_values(s), 4)
         assert 0.7 * math.exp(bulk) < c.constant < math.exp(bulk)
         assert c.term == upper_bound.TERMS[1]
 

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from attnspec.canonical import cesaro, model
+from attnspec.canonical import causal, cesaro, model
 from attnspec.canonical.causal_search import lower_bound_search, structured_families
 from attnspec.core.errors import InvalidInput
 
@@ -16,7 +16,7 @@ from attnspec.core.errors import InvalidInput
 def test_cesaro_point_against_dense_and_tridiagonal():
     for ell in (64, 1000):
         p = cesaro.cesaro_point(ell)
-        sigma = model.prefix_average_singular_values(ell)
+        sigma = causal.prefix_average_singular_values(ell)
         assert p.norm == pytest.approx(
             sigma[0], rel=1e-9
         )  # the tridiagonal route: relative error ~1e-10
@@ -35,7 +35,7 @@ def test_cesaro_reference_values(ell, norm, srank):
 def test_large_ell_stable_rank_matches_dense():
     s = model.spike_bulk_scores(300, 4, f=float(300))
     srank, norm = cesaro.large_ell_stable_rank(s)
-    sigma = model.causal_singular_values(s)
+    sigma = causal.causal_singular_values(s)
     assert norm == pytest.approx(sigma[0], rel=1e-12)
     assert srank == pytest.approx(np.sum(sigma**2) / sigma[0] ** 2, rel=1e-10)
 
@@ -74,7 +74,7 @@ def test_lower_bound_search_is_seeded_and_finds_the_cesaro_minimum():
     assert a == b
     assert a.minimum.value >= 1
     zero = [h for h in a.hits if h.family == r"$\Sigma = 0$"][0]
-    sigma = model.prefix_average_singular_values(64)
+    sigma = causal.prefix_average_singular_values(64)
     assert zero.value == pytest.approx(np.min(3 * np.arange(1, 65) * sigma), rel=1e-9)
     with pytest.raises(InvalidInput, match="draws"):
         lower_bound_search(0, draws=0)

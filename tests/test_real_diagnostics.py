@@ -12,7 +12,14 @@ from scipy import stats
 from attnspec.models.attention import row_softmax
 from attnspec.numerics import spectra
 from attnspec.numerics.spectra import wasserstein1
-from attnspec.real import circular, head_spectra, measure, rotation, summary, uncertainty
+from attnspec.real import (
+    angle_summary,
+    circular,
+    head_spectra,
+    measure,
+    rotation,
+    uncertainty,
+)
 from attnspec.real.models import get_model, iter_layers
 from attnspec.real.ops import attention_softmax
 from attnspec.real.texts import distinct_tokens, read_text
@@ -383,8 +390,8 @@ def test_slope_interval_recovers_a_known_slope():
 
 
 def test_haar_floor_is_reproducible_and_ordered():
-    floor = summary.haar_floor(16, 0, 50)
-    assert floor == summary.haar_floor(16, 0, 50) and floor.reps == 20
+    floor = angle_summary.haar_floor(16, 0, 50)
+    assert floor == angle_summary.haar_floor(16, 0, 50) and floor.reps == 20
     assert 0 < floor.median.w1 <= floor.w1_q95 < math.pi / 2
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.canonical import model
+from attnspec.canonical import causal, model
 from attnspec.core.errors import InvalidInput
 from attnspec.models.attention import row_softmax
 from attnspec.numerics.spectra import erank1, erank2, stable_rank
@@ -157,11 +157,11 @@ def causal_summary(
     """Eigenvalues (exact), norm, leading singular values (Lanczos) and stable rank of
     :math:`A_c`."""
     s = bounded_bulk_scores(ell, k, bulk_max, seed)
-    d, z = model.causal_parts(s)
+    d, z = causal.causal_parts(s)
     diag = d + z
     i = np.arange(1, ell + 1)
     limit = np.r_[np.ones(k), np.zeros(ell - k)]
-    top, complete = model.causal_top_until(s, eps, 2 * k + 64, cap)
+    top, complete = causal.causal_top_until(s, eps, 2 * k + 64, cap)
     norm = float(top[0])
     return CausalSummary(
         ell=ell,
@@ -173,7 +173,7 @@ def causal_summary(
         sigma_k_gap=max(0.0, 1 - float(top[k - 1])),
         count=int(np.sum(top[k:] > eps)),
         count_complete=complete,
-        srank=model.causal_frobenius_sq(s) / norm**2,
+        srank=causal.causal_frobenius_sq(s) / norm**2,
     )
 
 
@@ -201,7 +201,7 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
     _, z = model.bidirectional_parts(s)
     r = np.sqrt(z)
     masked = np.diag(s) + np.triu(np.full((ell, ell), -np.inf), 1)
-    Ac = model.causal_attention(s)
+    Ac = causal.causal_attention(s)
     i = np.arange(1, ell + 1)
     zero = np.zeros(ell)
     dev = {
@@ -219,7 +219,7 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
             np.max(np.abs(np.diag(Ac) - np.exp(s) / (np.exp(s) + i - 1)))
         ),
         r"$\Sigma = 0$: $\Vert A_c\Vert_F^2 = H_\ell$": abs(
-            model.causal_frobenius_sq(zero) / model.harmonic_number(ell) - 1
+            causal.causal_frobenius_sq(zero) / causal.harmonic_number(ell) - 1
         ),
         r"$\Sigma = 0$: $\Vert A_b\Vert_F^2 = 1$": abs(model.bidirectional_frobenius_sq(zero) - 1),
     }

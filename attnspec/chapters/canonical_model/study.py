@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...canonical import model
+from ...canonical import causal, model
 from ...canonical.rates import rate_test
 from ...canonical.summary import bidirectional_summary, bounded_bulk_summary, exact_identities
 from ...canonical.two_score import TwoScoreSummary, two_score_summary
@@ -122,7 +122,7 @@ class CanonicalModel(CanonicalLengths):
         deep = np.zeros(ell0)
         deep[1] = -DEEP
         # 3 ell sigma_ell <= 3 ell min lambda for one score at -DEEP
-        self.deep_bound = 3 * ell0 * float(np.min(model.causal_eigenvalues(deep)))
+        self.deep_bound = 3 * ell0 * float(np.min(causal.causal_eigenvalues(deep)))
 
     # --- values -------------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ...canonical.model import causal_stable_rank, stable_rank_limit
+from ...canonical.causal import causal_stable_rank
+from ...canonical.model import stable_rank_limit
 from ...present.claims import Claim
 from ...present.numbers import ONE_OR_TWO, format_uncertain
 from ...present.tables import markdown_table
