@@ -1,5 +1,5 @@
-"""attnspec.real rotation, circular, head_spectra, measure, uncertainty, summary: angles, R(S),
-seeded conventions, spectra."""
+"""Eigen-angles, the rotation R(S) of the score factors and the seeded conventions
+(attnspec.real.rotation)."""
 
 from __future__ import annotations
 
@@ -7,21 +7,12 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
 
-from attnspec.models.attention import row_softmax
-from attnspec.numerics import spectra
-from attnspec.numerics.spectra import wasserstein1
 from attnspec.real import (
-    angle_summary,
     circular,
-    head_spectra,
-    measure,
     rotation,
-    uncertainty,
 )
-from attnspec.real.models import get_model, iter_layers
-from attnspec.real.ops import attention_softmax
+from attnspec.real.models import get_model
 from attnspec.real.texts import distinct_tokens, read_text
 
 
@@ -34,55 +25,6 @@ def _low_rank_scores(n: int, d: int, rng, corr: float = 0.0) -> np.ndarray:
     Q = rng.standard_normal((n, d))
     K = corr * Q + math.sqrt(1 - corr**2) * rng.standard_normal((n, d))
     return Q @ K.T / math.sqrt(d)
-
-
-# --- distances to the uniform law ---------------------------------------------------------------
-
-
-def test_circular_w1_exact_values():
-    for m in (1, 7, 50):
-        phi = np.mod(np.arange(m) / m * 2 * math.pi + math.pi, 2 * math.pi) - math.pi
-        assert circular.circular_w1_to_uniform(phi) == pytest.approx(math.pi / (2 * m), rel=1e-12)
-    assert circular.circular_w1_to_uniform(np.zeros(9)) == pytest.approx(math.pi / 2, rel=1e-12)
-    # rotation invariance on the circle
-    rng = np.random.default_rng(1)
-    x = rng.uniform(-math.pi, math.pi, 40) ** 3 / math.pi**2
-    shifted = np.mod(x + 1.234 + math.pi, 2 * math.pi) - math.pi
-    assert circular.circular_w1_to_uniform(shifted) == pytest.approx(
-        circular.circular_w1_to_uniform(x), abs=1e-12
-    )
-
-
-def test_circular_w1_against_brute_force():
-    rng = np.random.default_rng(2)
-    for size in (3, 11, 60):
-        x = rng.uniform(-math.pi, math.pi, size) ** 3 / math.pi**2  # clustered near 0
-        t = np.sort(np.mod(x / (2 * math.pi), 1.0))
-        grid = (np.arange(100_000) + 0.5) / 100_000
-        g = np.searchsorted(t, grid, side="right") / size - grid
-        best = min(np.mean(np.abs(g - a)) for a in np.linspace(g.min(), g.max(), 2001))
-        assert circular.circular_w1_to_uniform(x) == pytest.approx(2 * math.pi * best, abs=2e-4)
-
-
-def test_kolmogorov_matches_scipy_and_kl_limits():
-    rng = np.random.default_rng(3)
-    x = rng.uniform(-math.pi, math.pi, 200) ** 3 / math.pi**2
-    expected = stats.kstest(x, stats.uniform(loc=-math.pi, scale=2 * math.pi).cdf).statistic
-    assert circular.kolmogorov_to_uniform(x) == pytest.approx(expected, abs=1e-14)
-    centres = np.mod(np.arange(50) * 2 * math.pi / 50 + math.pi, 2 * math.pi) - math.pi
-    assert circular.kl_to_uniform(np.repeat(centres, 3), 50) == pytest.approx(0.0, abs=1e-14)
-    # arcs are centred on 0 and pi: round-off around the atoms does not move them
-    assert circular.kl_to_uniform(
-        np.array([-1e-15, 0.0, 1e-15, math.pi, -math.pi]), 2
-    ) == pytest.approx(0.6 * math.log(1.2) + 0.4 * math.log(0.8))
-    assert circular.kl_to_uniform(np.zeros(10), 50) == pytest.approx(math.log(50), abs=1e-14)
-    with pytest.raises(ValueError):
-        circular.kl_to_uniform(np.array([4.0]))
-    with pytest.raises(ValueError):
-        circular.angle_discrepancies(np.array([]))
-
-
-# --- Haar matrices and eigen-angles ------------------------------------------------------------
 
 
 def test_haar_angles_are_nearly_uniform_and_identity_is_far():
@@ -119,9 +61,6 @@ def test_symmetrized_angles_have_the_same_law(r):
 def test_haar_angles_baseline_follows_the_ranks():
     angles = rotation.haar_angles([3, 5, 3], np.random.default_rng(6))
     assert [a.size for a in angles] == [3, 5, 3]
-
-
-# --- singular factors and the rotation R(S) ------------------------------------------------------
 
 
 def test_score_factors_range_finder_is_exact_for_low_rank():
@@ -208,94 +147,6 @@ def test_independent_frames_give_haar_rotations_and_correlated_frames_do_not():
     assert ks_aligned > 3 * ks_floor
 
 
-# --- spectra, canonical attention, ranks
-# -------------------------------------------------------------
-
-
-def test_canonical_singular_values_match_dense_softmax():
-    rng = np.random.default_rng(12)
-    sigma = np.sort(rng.uniform(0, 8, 5))[::-1]
-    n = 40
-    s = head_spectra.canonical_scores(sigma, n)
-    dense_bi = np.linalg.svd(row_softmax(np.diag(s)), compute_uv=False)
-    dense_ca = np.linalg.svd(attention_softmax(np.diag(s), causal=True), compute_uv=False)
-    assert np.allclose(
-        head_spectra.canonical_singular_values(sigma, n, causal=False), dense_bi, atol=1e-7
-    )
-    assert np.allclose(
-        head_spectra.canonical_singular_values(sigma, n, causal=True), dense_ca, atol=1e-7
-    )
-    with pytest.raises(ValueError):
-        head_spectra.canonical_scores(np.ones(5), 4)
-
-
-def test_spectrum_w1_and_ranks_of_known_matrices():
-    rng = np.random.default_rng(13)
-    a, b = rng.uniform(size=30), rng.uniform(size=30)
-    assert head_spectra.spectrum_w1(a, b) == pytest.approx(wasserstein1(a, b), rel=1e-12)
-    n = 16
-    ones = head_spectra.singular_values(np.full((n, n), 1.0 / n))
-    assert np.allclose(ones, head_spectra.averaging_singular_values(n), atol=1e-7)
-    assert spectra.stable_rank(ones) == pytest.approx(1.0, rel=1e-6)
-    eye = head_spectra.singular_values(np.eye(n))
-    assert spectra.stable_rank(eye) == pytest.approx(n) and spectra.erank1(eye) == pytest.approx(n)
-    diag = head_spectra.singular_values(np.diag([3.0, 1.0, 1.0, 0.0]))
-    assert spectra.stable_rank(diag) == pytest.approx(11 / 9)
-
-
-# --- forward passes
-# -----------------------------------------------------------------------------------
-
-
-@pytest.mark.weights
-def test_iter_layers_equals_the_trace_minilm():
-    text = read_text("lincoln")
-    trace = get_model("minilm").trace(text, 24, scores=True)
-    for p in iter_layers("minilm", text, 24):
-        assert np.array_equal(p.attention, trace.attention[p.index]) and np.array_equal(
-            p.scores, trace.scores[p.index]
-        )
-        assert np.array_equal(p.hidden_in, trace.hidden[p.index])
-
-
-@pytest.mark.weights
-def test_decoder_prefix_blocks_equal_a_shorter_run():
-    text = read_text("lincoln")
-    for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12), strict=True):
-        assert np.allclose(p.attention[:, :12, :12], q.attention, atol=1e-5)
-        assert np.allclose(p.scores[:, :12, :12], q.scores, atol=1e-3)
-        assert np.allclose(p.hidden_in[:12], q.hidden_in, atol=1e-3)
-
-
-@pytest.mark.weights
-def test_measure_text_records_and_cache_round_trip(tmp_path, monkeypatch):
-    monkeypatch.setenv("ATTNSPEC_CACHE", str(tmp_path))
-    m = measure.measure_text(
-        "minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3
-    )
-    records = m.heads
-    assert len(records) == 2 * 6 * 12 and [r.n for r in records[:72]] == [8] * 72
-    assert {r.head for r in records if r.sv_real is not None} == {0, 11}
-    first = records[0]
-    assert first.rank == 8 and first.angles.size == 8 and first.sv_canonical.size == 8
-    assert first.literal_w1.shape == (3, 2) and records[1].literal_w1 is None
-    assert (
-        len(m.layers) == 2 * 6 and m.layers[0].distances.shape == (3, 3) and m.layers[0].rank == 8
-    )
-    again = measure.measure_text(
-        "minilm", "lincoln", [8, 16], spectrum_heads=2, literal_heads=[(0, 0)], draws=3
-    )
-    assert len(list(tmp_path.iterdir())) == 1
-    for a, b in zip(records, again.heads, strict=True):
-        assert (a.n, a.layer, a.head) == (b.n, b.layer, b.head) and np.array_equal(
-            a.angles, b.angles
-        )
-        assert (a.sv_real is None) == (b.sv_real is None)
-    assert np.array_equal(m.layers[3].distances, again.layers[3].distances)
-    with pytest.raises(ValueError):
-        measure.measure_text("minilm", "lincoln", [600])
-
-
 @pytest.mark.weights
 def test_decoder_embedding_rank_is_the_number_of_distinct_tokens():
     # no position term in SmolLM2's embedding: a repeated token repeats its row of X
@@ -354,66 +205,6 @@ def test_rotation_cannot_see_a_shared_token_space_rotation():
     a = rotation.eigen_angles(rotation.score_rotation(S, 6))
     b = rotation.eigen_angles(rotation.score_rotation(rot @ S @ rot.T, 6))
     assert np.allclose(a, b, atol=1e-9)
-
-
-# --- bootstrap and summaries
-# ----------------------------------------------------------------------------
-
-
-def test_crossed_bootstrap_median_interval():
-    rng = np.random.default_rng(24)
-    table = rng.standard_normal((6, 50)) + 3.0
-    iv = uncertainty.median_interval(table, np.random.default_rng(0))
-    assert iv.low < iv.value < iv.high and iv.low < 3.0 < iv.high
-    assert (iv.n_texts, iv.n_heads) == (6, 50) and iv.excludes(0.0) and not iv.excludes(3.0)
-    # a text effect widens the interval: resampling texts matters
-    shifted = table + np.arange(6)[:, None]
-    wide = uncertainty.median_interval(shifted, np.random.default_rng(0))
-    assert wide.high - wide.low > 2 * (iv.high - iv.low)
-    with pytest.raises(ValueError):
-        uncertainty.median_interval(np.ones(3), rng)
-
-
-def test_slope_interval_recovers_a_known_slope():
-    rng = np.random.default_rng(25)
-    x = np.log([16, 32, 64, 128])
-    values = 0.5 * x[:, None, None] + 0.05 * rng.standard_normal((4, 4, 30))
-    iv = uncertainty.slope_interval(values, x, np.random.default_rng(1))
-    assert iv.low < 0.5 < iv.high and iv.value == pytest.approx(0.5, abs=0.02)
-    flat = uncertainty.slope_replicates(
-        values * 0 + rng.standard_normal((4, 4, 30)), x, np.random.default_rng(2)
-    )
-    diff = uncertainty.difference_interval(
-        uncertainty.slope_replicates(values, x, np.random.default_rng(3)), flat
-    )
-    assert diff.low > 0
-
-
-def test_haar_floor_is_reproducible_and_ordered():
-    floor = angle_summary.haar_floor(16, 0, 50)
-    assert floor == angle_summary.haar_floor(16, 0, 50) and floor.reps == 20
-    assert 0 < floor.median.w1 <= floor.w1_q95 < math.pi / 2
-
-
-def test_formatters_for_the_real_chapter():
-    from attnspec.present.numbers import fixed, with_interval
-
-    assert fixed(-0.00001) == "0.0000" and fixed(float("nan")) == "–" and fixed(None) == "–"
-    assert with_interval(0.12345, 0.1, 0.2, 3) == "0.123 [0.100, 0.200]"
-
-
-def test_paper_values_are_transcribed_once():
-    from attnspec.real.paper import PAPER_VALUES
-
-    keys = {(p.key, p.length) for p in PAPER_VALUES}
-    assert len(keys) == len(PAPER_VALUES)
-    assert {p.value for p in PAPER_VALUES if p.length == 1024} >= {
-        "0.0942",
-        "1.18",
-        "27.51",
-        "314.06",
-        "95.12",
-    }
 
 
 def test_integer_arguments_are_checked_with_one_message_style():
