@@ -56,6 +56,10 @@ class Study:
     token_slopes: dict[str, dict[str, Interval]]
     bands: dict[tuple[str, tuple[int, int]], angle_summary.BandSummary]
 
+    def cells(self) -> list[tuple[str, int]]:
+        """Every measured ``(model, n)``: models in order, lengths ascending."""
+        return [(m, n) for m, ns in self.lengths.items() for n in ns]
+
     def top(self, model: str) -> int | None:
         """The largest length measured for ``model``."""
         return self.lengths[model][-1] if self.lengths[model] else None

@@ -22,7 +22,7 @@ import numpy as np
 from ...canonical import causal, model, order, upper_bound
 from ...canonical.causal_search import lower_bound_search
 from ...canonical.rates import log_slope, rate_test
-from ...canonical.summary import bounded_bulk_scores, causal_summary
+from ...canonical.summary import bounded_bulk_scores, causal_eigenvalue_w1, causal_summary
 from ...numerics.fitting import slope_fit
 from ...present.claims import Claim
 from ...present.numbers import per_length
@@ -60,14 +60,6 @@ def main_families(k: int, bulk_max: float, seed: int) -> list[upper_bound.Family
             True,
         ),
     ]
-
-
-def _w1(ell: int, k: int, bulk_max: float, seed: int) -> float:
-    r""":math:`W_1` of the eigenvalues (the diagonal :math:`d + z`) to the two-atom law
-    :math:`c\delta_1 + (1 - c)\delta_0`, bounded bulk."""
-    d, z = causal.causal_parts(bounded_bulk_scores(ell, k, bulk_max, seed))
-    limit = np.r_[np.ones(k), np.zeros(ell - k)]
-    return float(np.mean(np.abs(np.sort(d + z)[::-1] - limit)))
 
 
 def _count(x) -> str:
@@ -127,7 +119,7 @@ class CanonicalCausal(CanonicalLengths):
         self.norm_signed = [
             causal.causal_operator_norm(causal.causal_norm_maximizer_scores(e)) for e in ells
         ]
-        self.w1 = {2**j: _w1(2**j, k, bulk_max, seed) for j in W1_EXPONENTS}
+        self.w1 = {2**j: causal_eigenvalue_w1(2**j, k, bulk_max, seed) for j in W1_EXPONENTS}
         self.sigma_k_gap = {}  # ell -> (1 - sigma_k)_+
         for j in TOP_EXPONENTS:
             top = causal.causal_top_singular_values(
