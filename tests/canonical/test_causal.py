@@ -1,8 +1,6 @@
 """Causal attention of the canonical model (attnspec.canonical.causal), against dense
 computation."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

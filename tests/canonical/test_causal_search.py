@@ -1,8 +1,6 @@
 """The adversarial search for counterexamples to the causal lower bound
 (attnspec.canonical.causal_search)."""
 
-from __future__ import annotations
-
 import numpy as np
 import pytest
 

@@ -1,7 +1,5 @@
 """Large-ell causal attention (attnspec.canonical.cesaro)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -1,8 +1,6 @@
 """The canonical diagonal score model and its bidirectional attention (attnspec.canonical.model),
 against dense computation."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

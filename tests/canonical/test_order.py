@@ -1,7 +1,5 @@
 """The diagonal order of causal attention (attnspec.canonical.order)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

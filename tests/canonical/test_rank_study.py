@@ -1,7 +1,5 @@
 """Closed forms of the ranks at Sigma = 0 (attnspec.canonical.rank_study)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -1,7 +1,5 @@
 """Rate tests of measured sequences (attnspec.canonical.rates)."""
 
-from __future__ import annotations
-
 import numpy as np
 import pytest
 

@@ -1,8 +1,6 @@
 """Per-ell summaries of the canonical model (attnspec.canonical.summary) and the chapter
 formatters."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

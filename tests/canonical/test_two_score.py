@@ -1,7 +1,5 @@
 """Exact spectra of two-score bidirectional attention (attnspec.canonical.two_score)."""
 
-from __future__ import annotations
-
 import math
 
 import pytest

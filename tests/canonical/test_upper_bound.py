@@ -1,7 +1,5 @@
 """The causal upper bound and its smallest constant (attnspec.canonical.upper_bound)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -1,7 +1,5 @@
 """Eigen-angle summaries and their Haar floors (attnspec.real.angle_summary)."""
 
-from __future__ import annotations
-
 import math
 
 from attnspec.real import (

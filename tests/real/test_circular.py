@@ -1,7 +1,5 @@
 """Distances of angles to the uniform law on the circle (attnspec.real.circular)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -1,7 +1,5 @@
 """Singular values of a head and of its canonical counterpart (attnspec.real.head_spectra)."""
 
-from __future__ import annotations
-
 import numpy as np
 import pytest
 

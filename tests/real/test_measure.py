@@ -1,7 +1,5 @@
 """Records of a model on a text and their cache (attnspec.real.measure)."""
 
-from __future__ import annotations
-
 import numpy as np
 import pytest
 

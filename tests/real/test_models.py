@@ -4,8 +4,6 @@ The reference values (tests/data/real_reference.json) come from Hugging Face tra
 torch, run once outside the project; tests/data/README_real_reference.md says how.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 

@@ -1,7 +1,5 @@
 """The paper values the real chapters compare with (attnspec.real.paper)."""
 
-from __future__ import annotations
-
 
 def test_paper_values_are_transcribed_once():
     from attnspec.real.paper import PAPER_VALUES

@@ -1,8 +1,6 @@
 """Eigen-angles, the rotation R(S) of the score factors and the seeded conventions
 (attnspec.real.rotation)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -1,7 +1,5 @@
 """Crossed bootstrap intervals over texts and heads (attnspec.real.uncertainty)."""
 
-from __future__ import annotations
-
 import numpy as np
 import pytest
 
