@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.canonical.model import causal_singular_values, spike_bulk_scores
+from attnspec.canonical.causal import causal_singular_values
+from attnspec.canonical.model import spike_bulk_scores
 from attnspec.core import validate
 
 #: Scales T of the random scores, uniform in [0, T].

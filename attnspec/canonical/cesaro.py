@@ -9,7 +9,7 @@ At :math:`\Sigma = 0` causal attention is the Cesàro (prefix-averaging) matrix
     \operatorname{srank}(A) = \frac{H_\ell}{\|A\|_{op}^2} \sim \frac{\log \ell}{4} .
 
 The convergence of the norm is slow, so finite-:math:`\ell` values are computed exactly with the
-:math:`O(\ell)` Lanczos operator :class:`attnspec.canonical.model.CausalGramOperator` (the products
+:math:`O(\ell)` Lanczos operator :class:`attnspec.canonical.causal.CausalGramOperator` (the products
 are cumulative sums), not extrapolated. The same operator gives the causal stable rank of spike–bulk
 scores at any :math:`\ell`, and :func:`stable_rank_crossing` finds where it reaches a target by
 bracketing root finding on :math:`\log \ell`.
@@ -24,13 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq
 
-from attnspec.canonical.model import (
+from attnspec.canonical.causal import (
     CausalGramOperator,
     causal_frobenius_sq,
     causal_parts,
     harmonic_number,
-    spike_bulk_scores,
 )
+from attnspec.canonical.model import spike_bulk_scores
 from attnspec.core import validate
 from attnspec.core.errors import InvalidInput
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.canonical.model import (
+from attnspec.canonical.causal import (
     causal_eigenvalues,
     causal_frobenius_sq,
     causal_operator_norm,

@@ -21,7 +21,7 @@ def sigma0_erank2(ell: float) -> float:
 
     :math:`H_\ell^2/(2H_\ell - H^{(2)}_\ell)` with :math:`H_\ell = \psi(\ell + 1) + \gamma` and
     :math:`H^{(2)}_\ell = \zeta(2) - \psi'(\ell + 1)`: from
-    :func:`attnspec.canonical.model.causal_gram`
+    :func:`attnspec.canonical.causal.causal_gram`
     with :math:`z_i = 1/i`, :math:`G_{ii} = 1/i` and :math:`\|G\|_F^2 = \sum_i i^{-2} + 2\sum_j
     (j - 1)/j^2`. Valid for any (real) :math:`\ell`.
     """

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnspec.canonical import model
+from attnspec.canonical import causal, model
+from attnspec.canonical.two_score import two_score_summary
 from attnspec.core.errors import InvalidInput
 from attnspec.models.attention import row_softmax
 from attnspec.numerics.spectra import erank1, erank2, stable_rank
@@ -115,6 +116,14 @@ def bounded_bulk_scores(ell: int, k: int, bulk_max: float, seed: int) -> np.ndar
     return model.spike_bulk_scores(ell, k, f=math.log, bulk_max=bulk_max, rng=rng)
 
 
+def causal_eigenvalue_w1(ell: int, k: int, bulk_max: float, seed: int) -> float:
+    r""":math:`W_1` of the eigenvalues (the diagonal :math:`d + z`) to the two-atom law
+    :math:`c\delta_1 + (1 - c)\delta_0`, bounded bulk."""
+    d, z = causal.causal_parts(bounded_bulk_scores(ell, k, bulk_max, seed))
+    limit = np.r_[np.ones(k), np.zeros(ell - k)]
+    return float(np.mean(np.abs(np.sort(d + z)[::-1] - limit)))
+
+
 def bounded_bulk_summary(ell: int, k: int, bulk_max: float, seed: int) -> BoundedBulkSummary:
     """Eigenvalues, interlacing and bulk singular values of :math:`A_b` with a bounded random
     bulk (dense)."""
@@ -157,11 +166,11 @@ def causal_summary(
     """Eigenvalues (exact), norm, leading singular values (Lanczos) and stable rank of
     :math:`A_c`."""
     s = bounded_bulk_scores(ell, k, bulk_max, seed)
-    d, z = model.causal_parts(s)
+    d, z = causal.causal_parts(s)
     diag = d + z
     i = np.arange(1, ell + 1)
     limit = np.r_[np.ones(k), np.zeros(ell - k)]
-    top, complete = model.causal_top_until(s, eps, 2 * k + 64, cap)
+    top, complete = causal.causal_top_until(s, eps, 2 * k + 64, cap)
     norm = float(top[0])
     return CausalSummary(
         ell=ell,
@@ -173,7 +182,7 @@ def causal_summary(
         sigma_k_gap=max(0.0, 1 - float(top[k - 1])),
         count=int(np.sum(top[k:] > eps)),
         count_complete=complete,
-        srank=model.causal_frobenius_sq(s) / norm**2,
+        srank=causal.causal_frobenius_sq(s) / norm**2,
     )
 
 
@@ -201,7 +210,7 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
     _, z = model.bidirectional_parts(s)
     r = np.sqrt(z)
     masked = np.diag(s) + np.triu(np.full((ell, ell), -np.inf), 1)
-    Ac = model.causal_attention(s)
+    Ac = causal.causal_attention(s)
     i = np.arange(1, ell + 1)
     zero = np.zeros(ell)
     dev = {
@@ -219,7 +228,7 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
             np.max(np.abs(np.diag(Ac) - np.exp(s) / (np.exp(s) + i - 1)))
         ),
         r"$\Sigma = 0$: $\Vert A_c\Vert_F^2 = H_\ell$": abs(
-            model.causal_frobenius_sq(zero) / model.harmonic_number(ell) - 1
+            causal.causal_frobenius_sq(zero) / causal.harmonic_number(ell) - 1
         ),
         r"$\Sigma = 0$: $\Vert A_b\Vert_F^2 = 1$": abs(model.bidirectional_frobenius_sq(zero) - 1),
     }
@@ -234,3 +243,31 @@ def exact_identities(ell: int, k: int, bulk_max: float, seed: int, summaries=())
             x.interlacing_violation for x in bounded
         )
     return ExactIdentities(deviations=dev)
+
+
+def counterexample_check(ell0: int, grid) -> tuple[float, dict]:
+    r"""The appendix counterexample at ``ell0`` (dense): the largest deviation from its stated
+    spectra; and, per length of ``grid``, :math:`2\sqrt\ell(\sigma_1 - 1)`,
+    :math:`2\sqrt\ell(1 - \sigma_2)` and :math:`\sigma_3` of :math:`\operatorname{softmax}(t e_1
+    e_1^\top)`, :math:`t = 2\log\ell`."""
+    A_sigma, A_s = model.counterexample_attention(ell0)
+    t0 = 2 * math.log(ell0)
+    S_sv = np.linalg.svd(np.full((ell0, ell0), t0 / ell0), compute_uv=False)
+    sv_s, sv_sigma = np.linalg.svd(A_s, compute_uv=False), np.linalg.svd(A_sigma, compute_uv=False)
+    exact = max(
+        abs(S_sv[0] - t0) / t0,
+        float(np.max(S_sv[1:])) / t0,
+        float(sv_s[1]),
+        float(
+            np.max(
+                np.abs(
+                    sv_sigma - model.bidirectional_singular_values(np.r_[t0, np.zeros(ell0 - 1)])
+                )
+            )
+        ),
+    )
+    gaps = {}
+    for ell in grid:
+        s = two_score_summary(ell, 1, float(ell)).top  # one spike, e^t = ell^2: t = 2 log ell
+        gaps[ell] = (2 * math.sqrt(ell) * (s[0] - 1), 2 * math.sqrt(ell) * (1 - s[1]), s[2])
+    return exact, gaps

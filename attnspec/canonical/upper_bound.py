@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnspec.canonical.causal import causal_singular_values, prefix_average_singular_values
 from attnspec.canonical.causal_search import structured_families
-from attnspec.canonical.model import causal_singular_values, prefix_average_singular_values
 from attnspec.core import validate
 
 #: The three terms of the bound, in the order of :func:`bound_profile`.

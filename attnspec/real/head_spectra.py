@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnspec.canonical import model
+from attnspec.canonical.causal import causal_singular_values
 from attnspec.core.errors import InvalidInput
 from attnspec.numerics.spectra import squared_singular_values, wasserstein1
 
@@ -46,12 +47,12 @@ def canonical_singular_values(sigma_S, n: int, causal: bool) -> np.ndarray:
     canonical comparison of the spectral-degeneration paper ("Spectral Degeneration of
     Self-Attention under Isotropic Score Geometry"). Bidirectional: exact reduction by distinct
     scores (:func:`attnspec.canonical.model.bidirectional_singular_values`, :math:`O(r^3)`); causal:
-    dense Gram eigenproblem (:func:`attnspec.canonical.model.causal_singular_values`,
+    dense Gram eigenproblem (:func:`attnspec.canonical.causal.causal_singular_values`,
     :math:`O(n^3)`).
     """
     s = canonical_scores(sigma_S, n)
     if causal:
-        return model.causal_singular_values(s)
+        return causal_singular_values(s)
     return model.bidirectional_singular_values(s)
 
 

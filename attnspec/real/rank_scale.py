@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnspec.canonical import model
+from attnspec.canonical.causal import causal_singular_values, prefix_average_singular_values
 from attnspec.canonical.two_score import two_score_summary
 from attnspec.core import cache, validate
 from attnspec.experiments.stable_rank import attention_stable_ranks, causal_softmax
@@ -112,10 +113,10 @@ def rank_scale(lengths, seed: int, trials: int, study=None, k: int = SCALE_SPIKE
         sb = model.bidirectional_singular_values(spikes)
         srank["canonical $A_b$"][n] = Point(two_score_summary(n, kk, float(n)).srank)
         e1["canonical $A_b$"][n] = Point(erank1(sb))
-        sc = model.causal_singular_values(spikes)
+        sc = causal_singular_values(spikes)
         srank["canonical $A_c$"][n] = Point(float(np.sum(sc**2) / sc[0] ** 2))
         e1["canonical $A_c$"][n] = Point(erank1(sc))
-        s0 = model.prefix_average_singular_values(n)
+        s0 = prefix_average_singular_values(n)
         srank[r"canonical $A_c$, $\Sigma = 0$"][n] = Point(float(np.sum(s0**2) / s0[0] ** 2))
         e1[r"canonical $A_c$, $\Sigma = 0$"][n] = Point(erank1(s0))
     if study is not None:

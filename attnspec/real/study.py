@@ -2,10 +2,11 @@ r"""The real-attention study: both models, every text and length, summarized (on
 
 :func:`run_study` measures every head and layer (:func:`attnspec.real.measure.measure_text`,
 cached; one process per core, :func:`attnspec.core.parallel.map_processes`) and summarizes them per
-model and length (:mod:`attnspec.real.summary`) into a :class:`Study`. Every random choice comes
-from the root seed: bootstrap indices from the children of ``SeedSequence(seed)`` (0: spectra and
-slopes, 1: the :math:`U_X` diagnostic, 2: the score-factor reading), the seeded conventions and
-Haar floors from the streams of :func:`attnspec.real.rotation.completion_rng`.
+model and length (:mod:`attnspec.real.summary`, :mod:`attnspec.real.angle_summary`) into a
+:class:`Study`. Every random choice comes from the root seed: bootstrap indices from the
+children of ``SeedSequence(seed)`` (0: spectra and slopes, 1: the :math:`U_X` diagnostic, 2: the
+score-factor reading), the seeded conventions and Haar floors from the streams of
+:func:`attnspec.real.rotation.completion_rng`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnspec.core.parallel import map_processes
-from attnspec.real import summary, uncertainty
-from attnspec.real.measure import HeadRecord, measure_text
+from attnspec.real import angle_summary, summary, uncertainty
+from attnspec.real.measure import measure_text
 from attnspec.real.models import MODELS, get_model
 from attnspec.real.paper import PAPER_BAND_W1, PAPER_BANDS
+from attnspec.real.records import HeadRecord
 from attnspec.real.texts import TEXT_NAMES
 from attnspec.real.uncertainty import Interval
 
@@ -46,13 +48,17 @@ class Study:
     lengths: dict[str, list[int]]
     heads: dict[tuple[str, int], list[HeadRecord]]
     spectra: dict[tuple[str, int], summary.SpectrumSummary]
-    rotation: dict[tuple[str, int], summary.RotationSummary]
-    literal: dict[tuple[str, int], summary.LiteralSummary]
-    tokens: dict[tuple[str, int], summary.TokenSummary]
+    rotation: dict[tuple[str, int], angle_summary.RotationSummary]
+    literal: dict[tuple[str, int], angle_summary.LiteralSummary]
+    tokens: dict[tuple[str, int], angle_summary.TokenSummary]
     slopes: dict[str, Interval]
     slope_difference: Interval | None
     token_slopes: dict[str, dict[str, Interval]]
-    bands: dict[tuple[str, tuple[int, int]], summary.BandSummary]
+    bands: dict[tuple[str, tuple[int, int]], angle_summary.BandSummary]
+
+    def cells(self) -> list[tuple[str, int]]:
+        """Every measured ``(model, n)``: models in order, lengths ascending."""
+        return [(m, n) for m, ns in self.lengths.items() for n in ns]
 
     def top(self, model: str) -> int | None:
         """The largest length measured for ``model``."""
@@ -104,15 +110,18 @@ def run_study(
     layers = {key: sorted(layers[key], key=_order) for key in keys if key in layers}
     run = {model: [n for n in ns if (model, n) in heads] for model in NAMES}
     spectra = {key: summary.spectrum_summary(rs, rng) for key, rs in heads.items()}
-    rot = {key: summary.rotation_summary(rs, seed, angle_bins) for key, rs in heads.items()}
+    rot = {key: angle_summary.rotation_summary(rs, seed, angle_bins) for key, rs in heads.items()}
     lit = {
         key: s
         for key, rs in heads.items()
-        if (s := summary.literal_summary(rs, seed, angle_bins, rng_lit))
+        if (s := angle_summary.literal_summary(rs, seed, angle_bins, rng_lit))
     }
-    tok = {key: summary.token_summary(rs, seed, angle_bins, rng_tok) for key, rs in layers.items()}
+    tok = {
+        key: angle_summary.token_summary(rs, seed, angle_bins, rng_tok)
+        for key, rs in layers.items()
+    }
     token_slopes = {
-        model: summary.token_slopes({n: layers[(model, n)] for n in run[model]}, rng_tok)
+        model: angle_summary.token_slopes({n: layers[(model, n)] for n in run[model]}, rng_tok)
         for model in NAMES
         if len(run[model]) >= 2
     }
@@ -125,7 +134,7 @@ def run_study(
             for r in rs
         ]
         for b in PAPER_BANDS:
-            if found := summary.band_summary(records, b, seed, angle_bins, rng_lit):
+            if found := angle_summary.band_summary(records, b, seed, angle_bins, rng_lit):
                 bands[(model, b)] = found
     slopes, reps = {}, {}
     for model in NAMES:

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from ...canonical import model, order, upper_bound
+from ...canonical import causal, model, order, upper_bound
 from ...canonical.causal_search import lower_bound_search
 from ...canonical.rates import log_slope, rate_test
-from ...canonical.summary import bounded_bulk_scores, causal_summary
+from ...canonical.summary import bounded_bulk_scores, causal_eigenvalue_w1, causal_summary
 from ...numerics.fitting import slope_fit
 from ...present.claims import Claim
 from ...present.numbers import per_length
@@ -60,14 +60,6 @@ def main_families(k: int, bulk_max: float, seed: int) -> list[upper_bound.Family
             True,
         ),
     ]
-
-
-def _w1(ell: int, k: int, bulk_max: float, seed: int) -> float:
-    r""":math:`W_1` of the eigenvalues (the diagonal :math:`d + z`) to the two-atom law
-    :math:`c\delta_1 + (1 - c)\delta_0`, bounded bulk."""
-    d, z = model.causal_parts(bounded_bulk_scores(ell, k, bulk_max, seed))
-    limit = np.r_[np.ones(k), np.zeros(ell - k)]
-    return float(np.mean(np.abs(np.sort(d + z)[::-1] - limit)))
 
 
 def _count(x) -> str:
@@ -112,11 +104,11 @@ class CanonicalCausal(CanonicalLengths):
                 by_b["constant"][b] = bounds[families[1].name][b_ell]
                 continue
             s = upper_bound.constant_bulk_scores(b_ell, k, b)
-            by_b["constant"][b] = upper_bound.smallest_constant(model.causal_singular_values(s), k)
+            by_b["constant"][b] = upper_bound.smallest_constant(causal.causal_singular_values(s), k)
             if b > 0:
                 s = bounded_bulk_scores(b_ell, k, b, seed)
                 by_b["uniform"][b] = upper_bound.smallest_constant(
-                    model.causal_singular_values(s), k
+                    causal.causal_singular_values(s), k
                 )
             else:
                 by_b["uniform"][b] = by_b["constant"][b]
@@ -125,12 +117,12 @@ class CanonicalCausal(CanonicalLengths):
         )
         # causal norm of the signed maximizer family, per chapter length
         self.norm_signed = [
-            model.causal_operator_norm(model.causal_norm_maximizer_scores(e)) for e in ells
+            causal.causal_operator_norm(causal.causal_norm_maximizer_scores(e)) for e in ells
         ]
-        self.w1 = {2**j: _w1(2**j, k, bulk_max, seed) for j in W1_EXPONENTS}
+        self.w1 = {2**j: causal_eigenvalue_w1(2**j, k, bulk_max, seed) for j in W1_EXPONENTS}
         self.sigma_k_gap = {}  # ell -> (1 - sigma_k)_+
         for j in TOP_EXPONENTS:
-            top = model.causal_top_singular_values(
+            top = causal.causal_top_singular_values(
                 bounded_bulk_scores(2**j, k, bulk_max, seed), k + 2
             )
             self.sigma_k_gap[2**j] = max(0.0, 1 - float(top[k - 1]))
@@ -143,14 +135,14 @@ class CanonicalCausal(CanonicalLengths):
                 self.orders[o][ell] = order.order_point(s, o, seed, ell <= dense_max, known)
         # ell -> the eigenvalues in position order, and the singular values at Sigma = 0
         self.diagonals = {
-            e: np.sum(model.causal_parts(bounded_bulk_scores(e, k, bulk_max, seed)), axis=0)
+            e: np.sum(causal.causal_parts(bounded_bulk_scores(e, k, bulk_max, seed)), axis=0)
             for e in ells
         }
-        self.sigma_zero = {e: model.prefix_average_singular_values(e) for e in ells}
+        self.sigma_zero = {e: causal.prefix_average_singular_values(e) for e in ells}
         # the k spike scores lead every score vector of the chapter (bounded_bulk_scores): rows
         # 1..k of A_c need only them, at any length; ell -> measured 1 - lambda_i, i <= k
         self.spike_gaps = {
-            2**j: model.causal_spike_gaps(np.full(k, model.spike_score(2**j, math.log)))
+            2**j: causal.causal_spike_gaps(np.full(k, model.spike_score(2**j, math.log)))
             for j in EIG_EXPONENTS
         }
 

@@ -18,9 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from ...canonical import model
+from ...canonical import causal, model
 from ...canonical.rates import rate_test
-from ...canonical.summary import bidirectional_summary, bounded_bulk_summary, exact_identities
+from ...canonical.summary import (
+    bidirectional_summary,
+    bounded_bulk_summary,
+    counterexample_check,
+    exact_identities,
+)
 from ...canonical.two_score import TwoScoreSummary, two_score_summary
 from ...present.claims import Claim
 from ...present.numbers import per_length, round_off_bound
@@ -40,34 +45,6 @@ def _wide(k: int, margin: str, exponents) -> list[TwoScoreSummary]:
         two_score_summary(2**j, k, float(2**j) if margin == "lin" else j * math.log(2))
         for j in exponents
     ]
-
-
-def _counterexample(ell0: int, grid) -> tuple[float, dict]:
-    r"""The appendix counterexample at ``ell0`` (dense): the largest deviation from its stated
-    spectra; and, per length of ``grid``, :math:`2\sqrt\ell(\sigma_1 - 1)`,
-    :math:`2\sqrt\ell(1 - \sigma_2)` and :math:`\sigma_3` of :math:`\operatorname{softmax}(t e_1
-    e_1^\top)`, :math:`t = 2\log\ell`."""
-    A_sigma, A_s = model.counterexample_attention(ell0)
-    t0 = 2 * math.log(ell0)
-    S_sv = np.linalg.svd(np.full((ell0, ell0), t0 / ell0), compute_uv=False)
-    sv_s, sv_sigma = np.linalg.svd(A_s, compute_uv=False), np.linalg.svd(A_sigma, compute_uv=False)
-    exact = max(
-        abs(S_sv[0] - t0) / t0,
-        float(np.max(S_sv[1:])) / t0,
-        float(sv_s[1]),
-        float(
-            np.max(
-                np.abs(
-                    sv_sigma - model.bidirectional_singular_values(np.r_[t0, np.zeros(ell0 - 1)])
-                )
-            )
-        ),
-    )
-    gaps = {}
-    for ell in grid:
-        s = two_score_summary(ell, 1, float(ell)).top  # one spike, e^t = ell^2: t = 2 log ell
-        gaps[ell] = (2 * math.sqrt(ell) * (s[0] - 1), 2 * math.sqrt(ell) * (1 - s[1]), s[2])
-    return exact, gaps
 
 
 class CanonicalModel(CanonicalLengths):
@@ -106,7 +83,7 @@ class CanonicalModel(CanonicalLengths):
                 two_score_summary(ell, kc, float(ell)).srank,
                 model.stable_rank_limit(kc, ell),
             )
-        self.cex_exact, self.cex_gaps = _counterexample(ell0, grid)
+        self.cex_exact, self.cex_gaps = counterexample_check(ell0, grid)
         # (ell - 1) lambda_min with a bulk at NEG_SCORE, per chapter length
         self.lam_signed = [
             float(
@@ -122,7 +99,7 @@ class CanonicalModel(CanonicalLengths):
         deep = np.zeros(ell0)
         deep[1] = -DEEP
         # 3 ell sigma_ell <= 3 ell min lambda for one score at -DEEP
-        self.deep_bound = 3 * ell0 * float(np.min(model.causal_eigenvalues(deep)))
+        self.deep_bound = 3 * ell0 * float(np.min(causal.causal_eigenvalues(deep)))
 
     # --- values -------------------------------------------------------------------------------
 

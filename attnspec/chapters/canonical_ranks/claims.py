@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ...canonical import model
+from ...canonical import causal
 from ...canonical.rates import above_zero, log_slope
 from ...numerics.intervals import all_hold
 from ...present.claims import Claim
@@ -24,8 +24,8 @@ def chapter_claims(study) -> list[Claim]:
     def log_claim(claim, points: dict, upper: float, upper_text: str, provenance):
         ells = sorted(points)
         b, se = log_slope(ells, [points[e] for e in ells])
-        ratio = [points[e] / model.harmonic_number(e) for e in ells]
-        below = all(points[e] <= upper * model.harmonic_number(e) + study.k for e in ells)
+        ratio = [points[e] / causal.harmonic_number(e) for e in ells]
+        below = all(points[e] <= upper * causal.harmonic_number(e) + study.k for e in ells)
         return Claim(
             claim,
             f"slope in log ℓ {plus_minus(b, se, 4)}; srank/$H_\\ell$ {min(ratio):.3f} … "

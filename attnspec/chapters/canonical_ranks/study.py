@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...canonical import cesaro, model
+from ...canonical import causal, cesaro, model
 from ...canonical.rank_study import harmonic_erank1, sigma0_erank2
 from ...canonical.rates import log_slope, rate_test, slope_test
 from ...canonical.summary import bounded_bulk_scores
@@ -70,7 +70,7 @@ class CanonicalRanks(ChapterStudy):
             ]
             for m in ("log", "lin")
         }
-        zero = [model.prefix_average_singular_values(n) for n in grid]
+        zero = [causal.prefix_average_singular_values(n) for n in grid]
         index = [np.arange(1, n + 1) for n in grid]
         # ell -> srank of A_c with the bounded bulk (Lanczos)
         self.lanczos = lanczos = {

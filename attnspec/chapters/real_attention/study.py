@@ -194,18 +194,15 @@ class RealAttention(ChapterStudy):
             "Kolmogorov (Haar 95 %)",
             "W₁, rad (Haar 95 %)",
         ]
-        rows = []
-        for m, ns in self.study.lengths.items():
-            for n in ns:
-                t = self.study.tokens[(m, n)]
-                rows.append(
-                    [short_name(m), n, f"{t.determined:.3f}"]
-                    + [
-                        f"{interval_text(t.intervals[k])} "
-                        f"({t.haar.q95.get(k):.{decimals(t.intervals[k].se)}f})"
-                        for k in KEYS
-                    ]
-                )
+        rows = [
+            [short_name(m), n, f"{t.determined:.3f}"]
+            + [
+                f"{interval_text(t.intervals[k])} "
+                f"({t.haar.q95.get(k):.{decimals(t.intervals[k].se)}f})"
+                for k in KEYS
+            ]
+            for (m, n), t in ((c, self.study.tokens[c]) for c in self.study.cells())
+        ]
         return markdown_table(header, rows)
 
     def rotation_table(self) -> str:
@@ -221,15 +218,12 @@ class RealAttention(ChapterStudy):
             r"mean $\cos^2\varphi$",
             "heads outside Haar 95 %",
         ]
-        rows = []
-        for m, ns in self.study.lengths.items():
-            for n in ns:
-                a = self.study.rotation[(m, n)]
-                rows.append(
-                    [short_name(m), n, a.rank]
-                    + [f"{a.real.get(k):.4f} ({a.haar.get(k):.4f})" for k in KEYS]
-                    + [f"{a.cos:.3f}", f"{a.cos2:.3f}", f"{a.outside:.3f}"]
-                )
+        rows = [
+            [short_name(m), n, a.rank]
+            + [f"{a.real.get(k):.4f} ({a.haar.get(k):.4f})" for k in KEYS]
+            + [f"{a.cos:.3f}", f"{a.cos2:.3f}", f"{a.outside:.3f}"]
+            for (m, n), a in ((c, self.study.rotation[c]) for c in self.study.cells())
+        ]
         return markdown_table(header, rows)
 
     def literal_table(self) -> str:
@@ -245,23 +239,12 @@ class RealAttention(ChapterStudy):
             "Haar $O(n)$ mean",
             "W₁ of $R(S)$",
         ]
-        rows = []
-        for m, ns in self.study.lengths.items():
-            for n in ns:
-                v = self.study.literal.get((m, n))
-                if v:
-                    rows.append(
-                        [
-                            short_name(m),
-                            n,
-                            v.heads,
-                            interval_text(v.full_U),
-                            interval_text(v.full_V),
-                            f"{v.spread_U.high - v.spread_U.low:.4f}",
-                            f"{v.haar.mean.w1:.4f}",
-                            f"{v.rotation:.4f}",
-                        ]
-                    )
+        rows = [
+            [short_name(m), n, v.heads, interval_text(v.full_U), interval_text(v.full_V)]
+            + [f"{x:.4f}" for x in (v.spread_U.high - v.spread_U.low, v.haar.mean.w1, v.rotation)]
+            for (m, n), v in ((c, self.study.literal.get(c)) for c in self.study.cells())
+            if v
+        ]
         return markdown_table(header, rows)
 
     def band_table(self) -> str:

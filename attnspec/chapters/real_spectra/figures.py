@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ...canonical.model import causal_stable_rank
+from ...canonical.causal import causal_stable_rank
 from ...present.errorbars import error_series, errorbar_grid
 from ...present.plotting import guide_line, series_line
 from ...real.models import MODELS

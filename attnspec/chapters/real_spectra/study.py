@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ...canonical.model import causal_stable_rank, stable_rank_limit
+from ...canonical.causal import causal_stable_rank
+from ...canonical.model import stable_rank_limit
 from ...present.claims import Claim
 from ...present.numbers import ONE_OR_TWO, format_uncertain
 from ...present.tables import markdown_table
@@ -131,22 +132,13 @@ class RealSpectra(ChapterStudy):
             "median W₁(real, averaging) [95 %]",
             "heads closer to averaging",
         ]
-        rows = []
-        for m, ns in self.study.lengths.items():
-            for n in ns:
-                s = self.study.spectra[(m, n)]
-                w1, avg = s.stats["w1"], s.stats["w1_avg"]
-                rows.append(
-                    [
-                        short_name(m),
-                        n,
-                        interval_text(w1, 4),
-                        interval_text(s.w1_last, 4),
-                        f"{n * w1.value:.2f}",
-                        interval_text(avg, 4),
-                        f"{s.closer_to_averaging:.3f}",
-                    ]
-                )
+        rows = [
+            [short_name(m), n]
+            + [interval_text(iv, 4) for iv in (s.stats["w1"], s.w1_last)]
+            + [f"{n * s.stats['w1'].value:.2f}", interval_text(s.stats["w1_avg"], 4)]
+            + [f"{s.closer_to_averaging:.3f}"]
+            for (m, n), s in ((c, self.study.spectra[c]) for c in self.study.cells())
+        ]
         return markdown_table(header, rows)
 
     def ranks_table(self) -> str:
@@ -159,14 +151,14 @@ class RealSpectra(ChapterStudy):
             "erank₁ real",
             "erank₁ canonical",
         ]
-        rows = []
-        for m, ns in self.study.lengths.items():
-            for n in ns:
-                st = self.study.spectra[(m, n)].stats
-                rows.append(
-                    [short_name(m), n]
-                    + [interval_text(st[k], 2) for k in ("srank", "srank_c", "erank1", "erank1_c")]
-                )
+        rows = [
+            [short_name(m), n]
+            + [
+                interval_text(self.study.spectra[(m, n)].stats[k], 2)
+                for k in ("srank", "srank_c", "erank1", "erank1_c")
+            ]
+            for m, n in self.study.cells()
+        ]
         return markdown_table(header, rows)
 
     def paper_table(self) -> str:

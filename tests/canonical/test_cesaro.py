@@ -1,22 +1,18 @@
-"""Large-ell causal attention (attnspec.canonical.cesaro) and the adversarial search
-(attnspec.canonical.causal_search)."""
-
-from __future__ import annotations
+"""Large-ell causal attention (attnspec.canonical.cesaro)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from attnspec.canonical import cesaro, model
-from attnspec.canonical.causal_search import lower_bound_search, structured_families
+from attnspec.canonical import causal, cesaro, model
 from attnspec.core.errors import InvalidInput
 
 
 def test_cesaro_point_against_dense_and_tridiagonal():
     for ell in (64, 1000):
         p = cesaro.cesaro_point(ell)
-        sigma = model.prefix_average_singular_values(ell)
+        sigma = causal.prefix_average_singular_values(ell)
         assert p.norm == pytest.approx(
             sigma[0], rel=1e-9
         )  # the tridiagonal route: relative error ~1e-10
@@ -35,7 +31,7 @@ def test_cesaro_reference_values(ell, norm, srank):
 def test_large_ell_stable_rank_matches_dense():
     s = model.spike_bulk_scores(300, 4, f=float(300))
     srank, norm = cesaro.large_ell_stable_rank(s)
-    sigma = model.causal_singular_values(s)
+    sigma = causal.causal_singular_values(s)
     assert norm == pytest.approx(sigma[0], rel=1e-12)
     assert srank == pytest.approx(np.sum(sigma**2) / sigma[0] ** 2, rel=1e-10)
 
@@ -68,28 +64,15 @@ def test_crossing_rejects_unbracketed_target():
         cesaro.cesaro_point(1)
 
 
-def test_lower_bound_search_is_seeded_and_finds_the_cesaro_minimum():
-    a = lower_bound_search(3, random_max_ell=8, draws=4, structured_ells=(64,))
-    b = lower_bound_search(3, random_max_ell=8, draws=4, structured_ells=(64,))
-    assert a == b
-    assert a.minimum.value >= 1
-    zero = [h for h in a.hits if h.family == r"$\Sigma = 0$"][0]
-    sigma = model.prefix_average_singular_values(64)
-    assert zero.value == pytest.approx(np.min(3 * np.arange(1, 65) * sigma), rel=1e-9)
-    with pytest.raises(InvalidInput, match="draws"):
-        lower_bound_search(0, draws=0)
+def test_crossing_bracket_halves_doubles_and_gives_up():
+    from attnspec.canonical import cesaro
 
-
-def test_structured_families_are_non_negative():
-    for s in structured_families(50).values():
-        assert s.shape == (50,) and np.all(s >= 0)
-
-
-def test_search_ranking_breaks_ties_by_family_order():
-    from attnspec.canonical.causal_search import LowerBoundSearch, SearchHit
-
-    hits = (SearchHit(1.5 + 1e-13, "a", 8, 8), SearchHit(1.5, "b", 8, 8), SearchHit(1.2, "c", 4, 4))
-    search = LowerBoundSearch(hits=hits, spectra=3)
-    assert [h.family for h in search.ranked] == ["c", "a", "b"] and search.minimum.family == "c"
-    tied = LowerBoundSearch(hits=hits[:2], spectra=2)
-    assert tied.minimum.family == "a"
+    srank = {
+        e: cesaro.large_ell_stable_rank(model.spike_bulk_scores(e, 1, f=float(e)))[0]
+        for e in (64, 128, 256, 512)
+    }
+    target = (srank[128] + srank[256]) / 2
+    low, high, known = cesaro.crossing_bracket(1, float, target, 64, 4096)
+    assert (low, high) == (128, 256) and dict(known)[128] == pytest.approx(srank[128])
+    assert cesaro.crossing_bracket(1, float, target, 512, 4096)[:2] == (128, 256)
+    assert cesaro.crossing_bracket(1, float, 1e3, 64, 1024) is None

@@ -1,16 +1,13 @@
-"""The canonical diagonal score model of the spectral-degeneration paper (attnspec.canonical.model),
+"""The canonical diagonal score model and its bidirectional attention (attnspec.canonical.model),
 against dense computation."""
-
-from __future__ import annotations
 
 import math
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize
 
+from attnspec.canonical import causal
 from attnspec.canonical import model as C
-from attnspec.core.errors import InvalidInput
 from attnspec.models.attention import row_softmax
 from attnspec.numerics import spectra
 
@@ -22,15 +19,6 @@ def rng():
 
 def dense_sv(M):
     return np.linalg.svd(M, compute_uv=False)
-
-
-def causal_softmax(s):
-    ell = s.size
-    mask = np.triu(np.full((ell, ell), -np.inf), 1)
-    return row_softmax(np.diag(s) + mask)
-
-
-# --- scores -------------------------------------------------------------------------------------
 
 
 def test_spike_bulk_scores(rng):
@@ -65,9 +53,9 @@ def test_bad_input_names_the_parameter(kwargs, name):
     [
         (lambda: C.bidirectional_profile(10, 11), "k"),
         (lambda: C.stable_rank_limit(-1, 10), "k"),
-        (lambda: C.prefix_average_singular_values(1), "ell"),
+        (lambda: causal.prefix_average_singular_values(1), "ell"),
         (lambda: C.middle_singular_value(10, -1.0), "f"),
-        (lambda: C.causal_norm_maximizer_scores(10, depth=0.0), "depth"),
+        (lambda: causal.causal_norm_maximizer_scores(10, depth=0.0), "depth"),
     ],
 )
 def test_bad_input_of_closed_forms(call, name):
@@ -79,10 +67,7 @@ def test_bad_scores():
     with pytest.raises(ValueError, match="s must be"):
         C.bidirectional_parts([1.0])
     with pytest.raises(ValueError, match="s must be"):
-        C.causal_parts([0.0, np.nan])
-
-
-# --- bidirectional ------------------------------------------------------------------------------
+        causal.causal_parts([0.0, np.nan])
 
 
 def test_softmax_is_diagonal_plus_rank_one(rng):
@@ -188,9 +173,6 @@ def test_sigma_zero_bidirectional():
     assert C.bidirectional_frobenius_sq(np.zeros(30)) == pytest.approx(1.0)
 
 
-# --- ranks --------------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize("erank", [spectra.erank1, spectra.erank2, spectra.stable_rank])
 def test_ranks_of_simple_matrices(erank, rng):
     n = 7
@@ -201,7 +183,7 @@ def test_ranks_of_simple_matrices(erank, rng):
 
 
 def test_rank_order_and_bidirectional_limit():
-    sigma = C.prefix_average_singular_values(256)
+    sigma = causal.prefix_average_singular_values(256)
     assert spectra.stable_rank(sigma) <= spectra.erank2(sigma) <= sigma.size
     ell, k = 10**6, 5
     assert spectra.erank2(C.bidirectional_profile(ell, k)) == pytest.approx(k + 1, rel=1e-2)
@@ -209,101 +191,9 @@ def test_rank_order_and_bidirectional_limit():
     assert spectra.erank1(C.bidirectional_singular_values(s)) == pytest.approx(k + 1, rel=1e-2)
 
 
-# --- causal -------------------------------------------------------------------------------------
-
-
-def test_causal_matrix_eigenvalues_gram(rng):
-    s = 3 * rng.standard_normal(70)
-    A = C.causal_attention(s)
-    assert np.allclose(A, causal_softmax(s), rtol=0, atol=1e-15)
-    assert np.allclose(A.sum(axis=1), 1) and np.all(np.triu(A, 1) == 0)
-    i = np.arange(1, s.size + 1)
-    assert np.allclose(np.diag(A), np.exp(s) / (np.exp(s) + i - 1))
-    ev = np.linalg.eigvals(A)
-    assert np.allclose(np.sort(ev.real)[::-1], C.causal_eigenvalues(s), atol=1e-12)
-    assert np.allclose(C.causal_gram(s), A @ A.T, rtol=0, atol=1e-15)
-    # Gram route: absolute error about sqrt(eps * |G|) ~ 1.5e-8 on singular values near 0
-    assert np.allclose(C.causal_singular_values(s), dense_sv(A), rtol=0, atol=1e-7)
-    assert C.causal_frobenius_sq(s) == pytest.approx(np.sum(A**2), rel=1e-13)
-    assert C.causal_operator_norm(s) == pytest.approx(np.linalg.norm(A, 2), rel=1e-12)
-
-
-def test_causal_sigma_zero():
-    ell = 512
-    A = C.causal_attention(np.zeros(ell))
-    assert np.allclose(A, np.tril(np.ones((ell, ell))) / np.arange(1, ell + 1)[:, None])
-    H = C.harmonic_number(ell)
-    assert C.causal_frobenius_sq(np.zeros(ell)) == pytest.approx(H, rel=1e-14)
-    sigma = C.prefix_average_singular_values(ell)
-    assert np.allclose(sigma, dense_sv(A), rtol=1e-10, atol=0)
-    assert np.sum(sigma**2) == pytest.approx(H, rel=1e-10)
-
-
-@pytest.mark.parametrize("ell, norm", [(256, 1.686), (1024, 1.749), (4096, 1.79478)])
-def test_causal_sigma_zero_norm(ell, norm):
-    assert C.causal_operator_norm(np.zeros(ell)) == pytest.approx(norm, abs=5e-4)
-    assert C.prefix_average_singular_values(ell)[0] == pytest.approx(norm, abs=5e-4)
-
-
-def test_causal_stable_rank_grows_like_log():
-    ells = 2 ** np.arange(7, 14)
-    srank = [C.causal_stable_rank(np.zeros(int(ell))) for ell in ells]
-    slope, intercept = np.polyfit(np.log(ells), srank, 1)
-    assert slope == pytest.approx(0.219, abs=1e-3) and intercept == pytest.approx(0.938, abs=1e-3)
-
-
 def test_rank_measures_live_in_spectra_only():
     for name in ("stable_rank", "erank1", "erank2", "erank2_amplitude"):
         assert hasattr(spectra, name) and not hasattr(C, name)
-
-
-def test_gram_operator_matches_dense(rng):
-    for s in (
-        rng.uniform(0, 4, 50),
-        np.r_[rng.uniform(3, 5, 3), np.zeros(47)],
-        -rng.uniform(0, 2, 50),
-    ):
-        A = C.causal_attention(s)
-        op = C.CausalGramOperator(*C.causal_parts(s))
-        x = rng.standard_normal(s.size)
-        assert np.allclose(op.matvec(x), A.T @ (A @ x), rtol=0, atol=1e-13)
-        assert op.top_eigenvalue() == pytest.approx(np.linalg.norm(A, 2) ** 2, rel=1e-12)
-        assert op.top_eigenvalues(3) == pytest.approx(dense_sv(A)[:3] ** 2, rel=1e-10)
-
-
-def test_causal_top_until():
-    s = np.zeros(512)
-    top, complete = C.causal_top_until(s, 0.1, 4, 256)
-    assert complete and top[-1] <= 0.1 and top.size >= 8
-    top, complete = C.causal_top_until(s, 1e-9, 4, 16)
-    assert not complete and top.size == 16
-
-
-def test_causal_lower_bound_only_for_nonnegative_scores(rng):
-    ell = 200
-    bound = C.causal_singular_lower_bound(ell)
-    for s in (np.zeros(ell), rng.uniform(0, 6, ell), np.sort(rng.uniform(0, 6, ell))[::-1]):
-        assert np.all(C.causal_singular_values(s) >= bound)
-    s = np.concatenate([[0.0], np.full(ell - 1, -20.0)])  # rows 1 and 2 almost equal
-    assert C.causal_singular_values(s)[-1] < bound[-1]
-
-
-def test_causal_norm_below_sqrt5_and_maximizer(rng):
-    ell = 32
-
-    def negative_norm(s):  # d sigma_1 / d s_i = u_i A_ii (v_i - (A v)_i)
-        A = C.causal_attention(s)
-        U, S, Vt = np.linalg.svd(A)
-        return -S[0], -U[:, 0] * np.diag(A) * (Vt[0] - A @ Vt[0])
-
-    best = C.causal_operator_norm(C.causal_norm_maximizer_scores(ell))
-    start = 3 * rng.standard_normal(ell)
-    found = minimize(negative_norm, start, jac=True, method="L-BFGS-B", bounds=[(-50, 50)] * ell)
-    assert -found.fun <= best + 1e-6
-    assert C.causal_operator_norm(np.zeros(ell)) < best < C.CAUSAL_NORM_BOUND
-
-
-# --- appendix counterexample --------------------------------------------------------------------
 
 
 def test_counterexample():
@@ -328,44 +218,3 @@ def test_counterexample_rate():
         sigma = C.bidirectional_singular_values(s)
         gaps.append(2 * math.sqrt(ell) * np.abs(sigma[:2] - 1))
     assert np.allclose(gaps[0], 1, atol=0.06) and np.allclose(gaps[1], 1, atol=0.015)
-
-
-# --- additions for the canonical-model chapter --------------------------------------------------
-
-
-def test_causal_top_singular_values_match_dense(rng):
-    ell, k = 300, 4
-    s = C.spike_bulk_scores(ell, k, f=math.log, bulk_max=2.0, rng=rng)
-    dense = C.causal_singular_values(s)
-    for n in (1, 40, ell - 1, ell):
-        top = C.causal_top_singular_values(s, n)
-        assert top.shape == (n,) and np.all(np.diff(top) <= 0)
-        assert np.allclose(top, dense[:n], rtol=0, atol=1e-12)
-    assert C.causal_top_singular_values(s, 1)[0] == pytest.approx(
-        C.causal_operator_norm(s), rel=1e-12
-    )
-    for bad in (0, ell + 1, 2.0, True):
-        with pytest.raises(ValueError, match="n="):
-            C.causal_top_singular_values(s, bad)
-
-
-def test_erank2_amplitude():
-    n = 7
-    assert spectra.erank2_amplitude(np.ones(n)) == pytest.approx(n)
-    assert spectra.erank2_amplitude(np.array([3.0, 0, 0])) == pytest.approx(1)
-    # causal attention at Sigma = 0: the module's erank2 is affine in log(ell), this one is not
-    ells = [256, 1024, 4096]
-    e2 = [spectra.erank2(C.prefix_average_singular_values(ell)) for ell in ells]
-    amp = [spectra.erank2_amplitude(C.prefix_average_singular_values(ell)) for ell in ells]
-    assert np.diff(e2) == pytest.approx([np.diff(e2)[0]] * 2, rel=0.02)
-    assert np.log(amp[-1] / amp[0]) / np.log(16) == pytest.approx(0.3, abs=0.03)
-
-
-def test_causal_spike_gaps_are_the_rows_off_diagonal_mass(rng):
-    s = C.spike_bulk_scores(128, 4, bulk_max=1.0, rng=rng)
-    gaps = C.causal_spike_gaps(s[:4])
-    assert np.allclose(gaps, 1 - np.diag(causal_softmax(s))[:4], rtol=0, atol=1e-15)
-    i, ellf = np.arange(1, 5), 128 * math.log(128)
-    assert np.allclose(gaps, (i - 1) / (ellf + i - 1), rtol=1e-13, atol=0)
-    with pytest.raises(InvalidInput, match="leading"):
-        C.causal_spike_gaps([])
