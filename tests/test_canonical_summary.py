@@ -17,7 +17,7 @@ from attnspec.canonical.summary import (
     margin,
 )
 from attnspec.core.errors import InvalidInput
-from attnspec.present.numbers import fixed, per_length, plus_minus, round_off_bound
+from attnspec.present.formatting import fixed, per_length, plus_minus, round_off_bound
 
 
 def test_bidirectional_summary_against_closed_forms():

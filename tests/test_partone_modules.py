@@ -19,7 +19,7 @@ from attnspec.models.nonlinearity import Q, f, taylor_exp, theta_f, theta_q
 from attnspec.models.notation import SYMBOLS, symbol
 from attnspec.models.quadrature import gaussian_expectation, thetas
 from attnspec.numerics.spectra import METRICS, cdf_difference, ecdf
-from attnspec.present.numbers import decimals_for, format_uncertain, significant
+from attnspec.present.formatting import decimals_for, format_uncertain, significant
 
 
 def test_top_singular_value_matches_svd():

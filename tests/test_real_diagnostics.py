@@ -389,7 +389,7 @@ def test_haar_floor_is_reproducible_and_ordered():
 
 
 def test_formatters_for_the_real_chapter():
-    from attnspec.present.numbers import fixed, with_interval
+    from attnspec.present.formatting import fixed, with_interval
 
     assert fixed(-0.00001) == "0.0000" and fixed(float("nan")) == "–" and fixed(None) == "–"
     assert with_interval(0.12345, 0.1, 0.2, 3) == "0.123 [0.100, 0.200]"

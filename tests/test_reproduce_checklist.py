@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from attnspec.present.numbers import exponent_text
+from attnspec.present.formatting import exponent_text
 from attnspec.publish import reproduce
 from attnspec.publish.chapters import chapters
 from attnspec.publish.reproduce import locked_versions

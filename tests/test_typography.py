@@ -1,6 +1,6 @@
 import math
 
-from attnspec.present.numbers import format_power_of_ten, length_range, power_of_two, superscript
+from attnspec.present.formatting import format_power_of_ten, length_range, power_of_two, superscript
 
 
 def test_exponents_are_superscripts_not_carets():

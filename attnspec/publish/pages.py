@@ -29,7 +29,7 @@ from ..core.atomic import atomic_path
 from ..models.ladder import LADDER
 from ..models.notation import SYMBOLS as RUNG_SYMBOLS
 from ..present.claims import counts_sentence, verdict
-from ..present.numbers import format_power_of_ten
+from ..present.formatting import format_power_of_ten
 from ..present.tables import emphasized, markdown_table
 from .chapters import toc_chapter_names
 from .execution import execute_notebook, read_notebook

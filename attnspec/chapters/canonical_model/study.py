@@ -23,7 +23,7 @@ from ...canonical.rates import rate_test
 from ...canonical.summary import bidirectional_summary, bounded_bulk_summary, exact_identities
 from ...canonical.two_score import TwoScoreSummary, two_score_summary
 from ...present.claims import Claim
-from ...present.numbers import per_length, round_off_bound
+from ...present.formatting import per_length, round_off_bound
 from ...present.tables import markdown_table
 from ..shared import CanonicalLengths, dense_grid
 from .claims import LIN_EXPONENTS, LOG_EXPONENTS, chapter_claims

@@ -19,7 +19,7 @@ from ...models.hermite_blocks import block_rank
 from ...models.nonlinearity import theta_f
 from ...numerics.fitting import RateFit
 from ...present.gluing import uncertain
-from ...present.numbers import ONE_OR_TWO, fixed, format_uncertain
+from ...present.formatting import ONE_OR_TWO, fixed, format_uncertain
 from ...present.tables import markdown_table
 
 #: The chain's steps, in order, with their reader-facing names.

@@ -13,7 +13,7 @@ from ...laws.r_transform import edge_from_r_transform
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
-from ...present.numbers import round_off_bound
+from ...present.formatting import round_off_bound
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"

@@ -14,7 +14,7 @@ from ...laws.edge import edge_scale
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
 from ...present.claims import Claim
-from ...present.numbers import format_power_of_ten
+from ...present.formatting import format_power_of_ten
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import LINEAR, chapter_claims
