@@ -6,9 +6,9 @@ from ...experiments.limit_law import (
     DOUBLE_ROOT_ACCURACY,
     FormsAgreement,
     LawDistances,
-    ScoreDependence,
 )
 from ...experiments.noise import ks_noise
+from ...experiments.score_dependence import ScoreDependence
 from ...laws.r_transform import edge_from_r_transform
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...numerics.intervals import all_hold, interval_below
