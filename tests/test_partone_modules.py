@@ -1,5 +1,5 @@
 """The small modules behind the Part I chapters: rank_one, compare, quadrature, interlacing,
-normalizer, noise, notation, and the report helpers for printing uncertain numbers."""
+normalizer, noise, notation."""
 
 import math
 
@@ -19,7 +19,6 @@ from attnspec.models.nonlinearity import Q, f, taylor_exp, theta_f, theta_q
 from attnspec.models.notation import SYMBOLS, symbol
 from attnspec.models.quadrature import gaussian_expectation, thetas
 from attnspec.numerics.spectra import METRICS, cdf_difference, ecdf
-from attnspec.present.formatting import decimals_for, format_uncertain, significant
 
 
 def test_top_singular_value_matches_svd():
@@ -114,13 +113,3 @@ def test_every_rung_has_a_symbol():
     assert symbol("Y_f_lin") == r"$Y_f^{\mathrm{lin}}$"
     with pytest.raises(InvalidInput, match="not a rung"):
         symbol("A")
-
-
-def test_uncertain_numbers_print_the_supported_digits():
-    assert decimals_for(0.00037) == 5
-    assert decimals_for(0.012) == 3
-    assert decimals_for(3.0) == 1
-    assert decimals_for(0.0) == 6
-    assert format_uncertain(0.046958, 0.00037) == "0.04696 ± 0.00037"
-    assert format_uncertain(-0.98689, 0.0121) == "-0.987 ± 0.012"
-    assert significant(0.0153471) == 0.015 and significant(0.0010031) == 0.001
