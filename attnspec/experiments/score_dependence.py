@@ -88,9 +88,9 @@ def score_dependence(config: Config, bilinear: np.ndarray, laws: dict) -> ScoreD
 
     ``bilinear`` holds the ladder's reference spectra, shape ``(trials, d)`` rows descending;
     the i.i.d.-score spectra are trials ``0..trials-1`` of :func:`iid_scores_s2`. ``laws`` holds
-    ``"f"`` and ``"mp"`` (:func:`~attnspec.experiments.limit_law.ladder_laws`). By the triangle inequality a distance to a law
-    moves by at most the distance of the bulk to its expected finite-:math:`d` law, which the
-    floor (:func:`split_floor`) exceeds in typical size.
+    ``"f"`` and ``"mp"`` (:func:`~attnspec.experiments.limit_law.ladder_laws`). By the triangle
+    inequality a distance to a law moves by at most the distance of the bulk to its expected
+    finite-:math:`d` law, which the floor (:func:`split_floor`) exceeds in typical size.
     """
     d, r = config.d, config.remove_top_k
     iid = np.vstack([iid_scores_s2(d, config.beta, config.seed, k) for k in range(config.trials)])

@@ -20,8 +20,8 @@ from ...models.nonlinearity import (
 )
 from ...models.quadrature import thetas as quadrature_thetas
 from ...present.claims import Claim
-from ...present.gluing import uncertain
 from ...present.formatting import format_uncertain
+from ...present.gluing import uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import SEED_NOTEBOOK_DRAW, SEED_NOTEBOOK_REFERENCE, TAYLOR_NS, chapter_claims
