@@ -114,18 +114,9 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(
 def test_tables(cache_dir, scheduler):
     result = run_sweep([250], [1.0], 16, scheduler=scheduler)
     table, pooled, ladder = result.table, result.pooled, result.ladders[0]
-    assert set(table.dtype.names) >= {
-        "d",
-        "beta",
-        "trial",
-        "model",
-        "ks",
-        "w1",
-        "ks_law",
-        "top_sq",
-        "s1_A",
-        "D_std",
-    }
+    assert set(table.dtype.names) >= set(
+        "d beta trial model ks w1 ks_law top_sq s1_A D_std".split()
+    )
     assert table["trial"].tolist() == [k for k in range(16) for _ in range(7)]
     perp = table[table["model"] == "sqrt_d_A_perp"]
     assert np.all(perp["ks"] == 0) and np.all(perp["w1"] == 0)
@@ -280,21 +271,8 @@ def test_cli_with_an_existing_scheduler(cache_dir, tmp_path, capsys):
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:
-        assert (
-            cli(
-                "--d",
-                "64",
-                "--beta",
-                "0.5,1",
-                "--trials",
-                "2",
-                "--out",
-                str(out),
-                "--scheduler",
-                cluster.scheduler_address,
-            )
-            == 0
-        )
+        argv = *"--d 64 --beta 0.5,1 --trials 2 --out".split(), str(out)
+        assert cli(*argv, "--scheduler", cluster.scheduler_address) == 0
     captured = capsys.readouterr()
     assert "computed 4 of 4 trials" in captured.err
     result = run_sweep([64], [0.5, 1.0], 2)
@@ -365,25 +343,15 @@ def test_to_csv_round_trips_exactly(tmp_path):
 # ---- a bounded connection to the scheduler, one line for every failure ----------------------
 
 
+#: The command line of ``attnspec sweep`` in a fresh interpreter.
+SWEEP = (sys.executable, "-m", "attnspec.cli", "sweep")
+
+
 def sweep_subprocess(
     tmp_path: Path, *args: str, timeout: float = 120
 ) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "attnspec.cli",
-            "sweep",
-            "--d",
-            "50",
-            "--beta",
-            "1",
-            "--trials",
-            "1",
-            "--out",
-            str(tmp_path / "o.csv"),
-            *args,
-        ],
+        [*SWEEP, *"--d 50 --beta 1 --trials 1 --out".split(), str(tmp_path / "o.csv"), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -423,21 +391,8 @@ def test_scheduler_that_never_answers_is_one_line(peer, tmp_path):
 
 @pytest.mark.parametrize("address", ["ucx://127.0.0.1:1", "inproc2://x"])
 def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
-    assert (
-        cli(
-            "--d",
-            "50",
-            "--beta",
-            "1",
-            "--trials",
-            "1",
-            "--out",
-            str(tmp_path / "o.csv"),
-            "--scheduler",
-            address,
-        )
-        == 2
-    )
+    argv = *"--d 50 --beta 1 --trials 1 --out".split(), str(tmp_path / "o.csv")
+    assert cli(*argv, "--scheduler", address) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "only tcp:// and tls:// addresses are supported" in err
 
@@ -460,20 +415,10 @@ def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path
     ):
         done = subprocess.run(
             [
-                sys.executable,
-                "-m",
-                "attnspec.cli",
-                "sweep",
-                "--d",
-                "48,6000",
-                "--beta",
-                "1",
-                "--trials",
-                "1",
-                "--out",
+                *SWEEP,
+                *"--d 48,6000 --beta 1 --trials 1 --out".split(),
                 str(tmp_path / "o.csv"),
-                "--scheduler",
-                cluster.scheduler_address,
+                *("--scheduler", cluster.scheduler_address),
             ],
             capture_output=True,
             text=True,
