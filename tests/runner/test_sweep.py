@@ -21,11 +21,11 @@ from distributed import LocalCluster
 
 from attnspec.cli import main
 from attnspec.core import parallel
-from attnspec.experiments.trials import run_ladder, trial
+from attnspec.experiments.trials import run_ladder, trial, trial_entry
 from attnspec.laws.distance import ks_to_limit_law
 from attnspec.runner import cluster as runner_cluster
 from attnspec.runner import sweep
-from attnspec.runner.cluster import cached_trial, local_cluster, trial_entry
+from attnspec.runner.cluster import cached_trial, local_cluster
 from attnspec.runner.sweep import make_grid, run_sweep
 from attnspec.runner.tables import SweepResult, to_csv
 from tests.helpers import in_this_process, peer
@@ -74,11 +74,11 @@ def same_as_csv(table: np.ndarray, rows: list[dict[str, str]]) -> bool:
     return [tuple(map(str, r)) for r in table.tolist()] == [tuple(r.values()) for r in rows]
 
 
-def test_trial_entry_is_the_file_trial_writes(cache_dir):
+def test_cached_trial_reads_the_file_trial_writes(cache_dir):
     cfg = make_grid([64], [0.5], 2)[0]
     assert cached_trial(cfg, 1) is None
     trial(64, 0.5, cfg.c_poly, cfg.seed, 1)
-    assert trial_entry(cfg, 1).parent == cache_dir and trial_entry(cfg, 1).exists()
+    assert trial_entry(64, 0.5, cfg.c_poly, cfg.seed, 1).parent == cache_dir
     assert cached_trial(cfg, 1) is not None
 
 
@@ -184,7 +184,8 @@ def test_a_table_solves_the_limit_laws_quantile_once(monkeypatch):
 def test_damaged_entry_is_the_only_one_recomputed(cache_dir, scheduler):
     run_sweep([64], [0.5], 3, scheduler=scheduler)
     before = entries(cache_dir)
-    damaged = trial_entry(make_grid([64], [0.5], 3)[0], 1)
+    cfg = make_grid([64], [0.5], 3)[0]
+    damaged = trial_entry(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, 1)
     damaged.write_bytes(damaged.read_bytes()[:100])
     again = run_sweep([64], [0.5], 3, scheduler=scheduler)
     assert again.computed == 1
