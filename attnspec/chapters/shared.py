@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..present.numbers import ONE_OR_TWO, decimals_for, format_uncertain, with_interval
+from ..present.formatting import ONE_OR_TWO, decimals_for, format_uncertain, with_interval
 from ..real.models import MODELS
 from ..real.study import Study, run_study
 from ..real.uncertainty import Interval

@@ -106,17 +106,19 @@ class HeadDimensionLaw(SquaredSingularValueLaw):
             f"ratio={self.ratio!r})"
         )
 
-    # ---- the quartic and its support ---------------------------------------------------------
+    # ---- one smooth piece per interval -------------------------------------------------------
 
     def _unit_rho(self, x: np.ndarray) -> np.ndarray:
         return unit_density(x, self._t, self.ratio)
 
-    # ---- one smooth piece per interval -------------------------------------------------------
+    def _ends(self, j: int) -> tuple[float, float]:
+        """Interval j of the unit symmetrized law's support in x."""
+        ends = (0.0, *self._x)
+        return ends[2 * j], ends[2 * j + 1]
 
     def _piece(self, j: int) -> SmoothCDF:
         """The mass of interval j in the variable u of its map (first interval: smap)."""
-        ends = (0.0, *self._x)
-        a, b = ends[2 * j], ends[2 * j + 1]
+        a, b = self._ends(j)
         if j == 0:
             return SmoothCDF(lambda u: 2.0 * self._unit_rho(b * smap(u)) * b * smap_derivative(u))
         half = 0.5 * (b - a)
@@ -131,16 +133,14 @@ class HeadDimensionLaw(SquaredSingularValueLaw):
         )
 
     def _to_u(self, j: int, lam: np.ndarray) -> np.ndarray:
-        ends = (0.0, *self._x)
-        a, b = ends[2 * j], ends[2 * j + 1]
+        a, b = self._ends(j)
         x = np.clip(np.sqrt(lam / self.theta1), a, b)
         if j == 0:
             return smap_inverse(x / b)
         return np.arccos(np.clip(1.0 - 2.0 * (x - a) / (b - a), -1.0, 1.0)) / np.pi
 
     def _from_u(self, j: int, u: np.ndarray) -> np.ndarray:
-        ends = (0.0, *self._x)
-        a, b = ends[2 * j], ends[2 * j + 1]
+        a, b = self._ends(j)
         x = b * smap(u) if j == 0 else a + 0.5 * (b - a) * (1.0 - np.cos(np.pi * u))
         return self.theta1 * x * x
 

@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-from .numbers import ONE_OR_TWO, decimals_for, format_uncertain
+from .formatting import ONE_OR_TWO, decimals_for, format_uncertain
 from .record import entry
 
 

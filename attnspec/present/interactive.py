@@ -26,19 +26,8 @@ from .palette import COLORS
 #: Colours, in the order series take them (:data:`attnspec.present.palette.COLORS`).
 PALETTE = COLORS
 #: Marker symbols, in the order series take them (told apart without colour): as many as colours.
-MARKERS = (
-    "circle",
-    "square",
-    "diamond",
-    "triangle-up",
-    "triangle-down",
-    "cross",
-    "x",
-    "star",
-    "hexagon",
-    "pentagon",
-    "triangle-left",
-)
+MARKERS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "cross", "x", "star")
+MARKERS += ("hexagon", "pentagon", "triangle-left")
 #: Line dashes, in the same order.
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid", "dash")
 

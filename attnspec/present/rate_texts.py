@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from attnspec.canonical.rates import RateTest
-from attnspec.present.numbers import plus_minus
+from attnspec.present.formatting import plus_minus
 
 
 def fitted_exponent(test: RateTest, digits: int = 3) -> str:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.stopping import one_line
-from ..present.numbers import size_text
+from ..present.formatting import size_text
 from .archive import SUMS, check_printed, folder, name, verify
 from .gate import BUILD, SITE
 from .paths import ROOT

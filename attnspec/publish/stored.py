@@ -12,7 +12,7 @@ from typing import Any
 import nbformat
 
 from ..models.ladder import LADDER
-from ..present.numbers import format_power_of_ten
+from ..present.formatting import format_power_of_ten
 from .chapters import toc_chapter_names
 from .paths import EXECUTED
 from .provenance import SUFFIX, load

@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, wait
@@ -26,7 +25,6 @@ from ..core.errors import InvalidInput, RunFailed
 from ..core.parallel import BLAS_THREAD_VARIABLES, SAFE_PATH, blas_threads, cores, environ
 from ..experiments.trials import cached_trial as _cached_trial
 from ..experiments.trials import trial
-from ..experiments.trials import trial_entry as _trial_entry
 from .scheduler import TLS, existing_client
 
 #: Seconds a sweep waits while its scheduler has no worker before it fails (finished trials kept).
@@ -36,11 +34,6 @@ POLL_SECONDS = 1
 #: Most trials submitted and not yet finished: the rest are submitted as these finish, so that a
 #: sweep of many small trials never floods the scheduler (10,000 at once lost its connection).
 IN_FLIGHT = 500
-
-
-def trial_entry(cfg: Config, k: int, models=None) -> Path:
-    """Cache entry of trial ``k`` of ``cfg`` (see :func:`~attnspec.experiments.trials.trial`)."""
-    return _trial_entry(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, k, models)
 
 
 def cached_trial(cfg: Config, k: int, models=None) -> dict[str, np.ndarray] | None:

@@ -42,6 +42,8 @@ def _distance_row(bulk, ref, cfg: Config) -> tuple[float, ...]:
 _MODEL = ("model", f"U{max(map(len, MODEL_NAMES))}")
 #: Columns of :attr:`SweepResult.table` other than the distances.
 TRIAL_COLUMNS = [("d", "i8"), ("beta", "f8"), ("trial", "i8"), _MODEL]
+#: Columns of the distances, :data:`COLUMNS`.
+DISTANCE_COLUMNS = [(name, "f8") for name in COLUMNS]
 #: Per-trial diagnostics, the rung's largest squared singular value, :math:`s_1(A)` and
 #: :math:`\operatorname{std}(D_i)`.
 DIAGNOSTIC_COLUMNS = [("top_sq", "f8"), ("s1_A", "f8"), ("D_std", "f8")]
@@ -55,18 +57,10 @@ def trial_rows(result: LadderResult) -> list[tuple]:
     for k, t in enumerate(result.trials):
         one = LadderResult(cfg, [t])
         ref = one.bulk(REFERENCE) if REFERENCE in one.models else None
-        s1_A, D_std = float(one.s1_A[0]), float(t["D"].std())
+        row = (cfg.d, cfg.beta, k)
+        diagnostics = float(one.s1_A[0]), float(t["D"].std())
         rows += [
-            (
-                cfg.d,
-                cfg.beta,
-                k,
-                m,
-                *_distance_row(one.bulk(m), ref, cfg),
-                float(t[m][0]),
-                s1_A,
-                D_std,
-            )
+            (*row, m, *_distance_row(one.bulk(m), ref, cfg), float(t[m][0]), *diagnostics)
             for m in one.models
         ]
     return rows
@@ -80,10 +74,6 @@ def pooled_rows(result: LadderResult) -> list[tuple]:
         (cfg.d, cfg.beta, m, len(result.trials), *_distance_row(result.bulk(m), ref, cfg))
         for m in result.models
     ]
-
-
-def _distance_columns() -> list[tuple[str, str]]:
-    return [(name, "f8") for name in COLUMNS]
 
 
 @dataclass
@@ -111,14 +101,14 @@ class SweepResult:
         standard deviation of the normalizers :math:`D_i` over the rows.
         """
         rows = [row for r in self.ladders for row in trial_rows(r)]
-        return np.array(rows, dtype=TRIAL_COLUMNS + _distance_columns() + DIAGNOSTIC_COLUMNS)
+        return np.array(rows, dtype=TRIAL_COLUMNS + DISTANCE_COLUMNS + DIAGNOSTIC_COLUMNS)
 
     @cached_property
     def pooled(self) -> np.ndarray:
         r"""One row per :math:`(d, \beta, \text{model})`: ``d``, ``beta``, ``model``, ``trials``,
         distances."""
         rows = [row for r in self.ladders for row in pooled_rows(r)]
-        return np.array(rows, dtype=POOLED_COLUMNS + _distance_columns())
+        return np.array(rows, dtype=POOLED_COLUMNS + DISTANCE_COLUMNS)
 
 
 def to_csv(table: np.ndarray, path: str | Path) -> None:

@@ -15,7 +15,13 @@ from attnspec.canonical.summary import (
     margin,
 )
 from attnspec.core.errors import InvalidInput
-from attnspec.present.numbers import fixed, per_length, plus_minus, round_off_bound, with_interval
+from attnspec.present.formatting import (
+    fixed,
+    per_length,
+    plus_minus,
+    round_off_bound,
+    with_interval,
+)
 
 
 def test_bidirectional_summary_against_closed_forms():

@@ -12,7 +12,7 @@ import pytest
 
 from attnspec.chapters.limit_law import LimitLaw, figures
 from attnspec.chapters.limit_law.claims import score_claim
-from attnspec.experiments.limit_law import ScoreDependence
+from attnspec.experiments.score_dependence import ScoreDependence
 from attnspec.present.interactive import LAW_SLIDER, InteractiveFigure
 from tests.helpers import check_figures, verdicts_of
 

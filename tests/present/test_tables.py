@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from attnspec.present.claims import Claim, verdict
-from attnspec.present.numbers import (
+from attnspec.present.formatting import (
     ONE_OR_TWO,
     decimals_for,
     fixed,

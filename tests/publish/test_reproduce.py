@@ -11,7 +11,7 @@ import shlex
 import pytest
 
 from attnspec.cli import build_parser
-from attnspec.present.numbers import exponent_text
+from attnspec.present.formatting import exponent_text
 from attnspec.publish import reproduce
 from attnspec.publish.chapters import chapters
 from attnspec.publish.reproduce import (

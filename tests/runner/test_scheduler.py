@@ -332,14 +332,7 @@ def test_a_tls_scheduler_runs_the_sweep_with_certificates_and_refuses_another_ca
             "tls-ca-file=",
         ),
         (
-            [
-                "--scheduler",
-                "tls://127.0.0.1:1",
-                "--tls-ca-file",
-                "{ca}",
-                "--tls-cert",
-                "{garbage}",
-            ],
+            "--scheduler tls://127.0.0.1:1 --tls-ca-file {ca} --tls-cert {garbage}".split(),
             "not a usable PEM certificate and key",
         ),
     ],

@@ -21,11 +21,11 @@ from distributed import LocalCluster
 
 from attnspec.cli import main
 from attnspec.core import parallel
-from attnspec.experiments.trials import run_ladder, trial
+from attnspec.experiments.trials import run_ladder, trial, trial_entry
 from attnspec.laws.distance import ks_to_limit_law
 from attnspec.runner import cluster as runner_cluster
 from attnspec.runner import sweep
-from attnspec.runner.cluster import cached_trial, local_cluster, trial_entry
+from attnspec.runner.cluster import cached_trial, local_cluster
 from attnspec.runner.sweep import make_grid, run_sweep
 from attnspec.runner.tables import SweepResult, to_csv
 from tests.helpers import in_this_process, peer
@@ -74,11 +74,11 @@ def same_as_csv(table: np.ndarray, rows: list[dict[str, str]]) -> bool:
     return [tuple(map(str, r)) for r in table.tolist()] == [tuple(r.values()) for r in rows]
 
 
-def test_trial_entry_is_the_file_trial_writes(cache_dir):
+def test_cached_trial_reads_the_file_trial_writes(cache_dir):
     cfg = make_grid([64], [0.5], 2)[0]
     assert cached_trial(cfg, 1) is None
     trial(64, 0.5, cfg.c_poly, cfg.seed, 1)
-    assert trial_entry(cfg, 1).parent == cache_dir and trial_entry(cfg, 1).exists()
+    assert trial_entry(64, 0.5, cfg.c_poly, cfg.seed, 1).parent == cache_dir
     assert cached_trial(cfg, 1) is not None
 
 
@@ -114,18 +114,9 @@ def test_sweep_equals_serial_ladder_and_rerun_computes_nothing(
 def test_tables(cache_dir, scheduler):
     result = run_sweep([250], [1.0], 16, scheduler=scheduler)
     table, pooled, ladder = result.table, result.pooled, result.ladders[0]
-    assert set(table.dtype.names) >= {
-        "d",
-        "beta",
-        "trial",
-        "model",
-        "ks",
-        "w1",
-        "ks_law",
-        "top_sq",
-        "s1_A",
-        "D_std",
-    }
+    assert set(table.dtype.names) >= set(
+        "d beta trial model ks w1 ks_law top_sq s1_A D_std".split()
+    )
     assert table["trial"].tolist() == [k for k in range(16) for _ in range(7)]
     perp = table[table["model"] == "sqrt_d_A_perp"]
     assert np.all(perp["ks"] == 0) and np.all(perp["w1"] == 0)
@@ -193,7 +184,8 @@ def test_a_table_solves_the_limit_laws_quantile_once(monkeypatch):
 def test_damaged_entry_is_the_only_one_recomputed(cache_dir, scheduler):
     run_sweep([64], [0.5], 3, scheduler=scheduler)
     before = entries(cache_dir)
-    damaged = trial_entry(make_grid([64], [0.5], 3)[0], 1)
+    cfg = make_grid([64], [0.5], 3)[0]
+    damaged = trial_entry(cfg.d, cfg.beta, cfg.c_poly, cfg.seed, 1)
     damaged.write_bytes(damaged.read_bytes()[:100])
     again = run_sweep([64], [0.5], 3, scheduler=scheduler)
     assert again.computed == 1
@@ -280,21 +272,8 @@ def test_cli_with_an_existing_scheduler(cache_dir, tmp_path, capsys):
     with LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:
-        assert (
-            cli(
-                "--d",
-                "64",
-                "--beta",
-                "0.5,1",
-                "--trials",
-                "2",
-                "--out",
-                str(out),
-                "--scheduler",
-                cluster.scheduler_address,
-            )
-            == 0
-        )
+        argv = *"--d 64 --beta 0.5,1 --trials 2 --out".split(), str(out)
+        assert cli(*argv, "--scheduler", cluster.scheduler_address) == 0
     captured = capsys.readouterr()
     assert "computed 4 of 4 trials" in captured.err
     result = run_sweep([64], [0.5, 1.0], 2)
@@ -365,25 +344,15 @@ def test_to_csv_round_trips_exactly(tmp_path):
 # ---- a bounded connection to the scheduler, one line for every failure ----------------------
 
 
+#: The command line of ``attnspec sweep`` in a fresh interpreter.
+SWEEP = (sys.executable, "-m", "attnspec.cli", "sweep")
+
+
 def sweep_subprocess(
     tmp_path: Path, *args: str, timeout: float = 120
 ) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "attnspec.cli",
-            "sweep",
-            "--d",
-            "50",
-            "--beta",
-            "1",
-            "--trials",
-            "1",
-            "--out",
-            str(tmp_path / "o.csv"),
-            *args,
-        ],
+        [*SWEEP, *"--d 50 --beta 1 --trials 1 --out".split(), str(tmp_path / "o.csv"), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -423,21 +392,8 @@ def test_scheduler_that_never_answers_is_one_line(peer, tmp_path):
 
 @pytest.mark.parametrize("address", ["ucx://127.0.0.1:1", "inproc2://x"])
 def test_unsupported_protocols_are_one_line(address, tmp_path, capsys):
-    assert (
-        cli(
-            "--d",
-            "50",
-            "--beta",
-            "1",
-            "--trials",
-            "1",
-            "--out",
-            str(tmp_path / "o.csv"),
-            "--scheduler",
-            address,
-        )
-        == 2
-    )
+    argv = *"--d 50 --beta 1 --trials 1 --out".split(), str(tmp_path / "o.csv")
+    assert cli(*argv, "--scheduler", address) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "only tcp:// and tls:// addresses are supported" in err
 
@@ -460,20 +416,10 @@ def test_killed_worker_is_one_line_and_keeps_finished_trials(cache_dir, tmp_path
     ):
         done = subprocess.run(
             [
-                sys.executable,
-                "-m",
-                "attnspec.cli",
-                "sweep",
-                "--d",
-                "48,6000",
-                "--beta",
-                "1",
-                "--trials",
-                "1",
-                "--out",
+                *SWEEP,
+                *"--d 48,6000 --beta 1 --trials 1 --out".split(),
                 str(tmp_path / "o.csv"),
-                "--scheduler",
-                cluster.scheduler_address,
+                *("--scheduler", cluster.scheduler_address),
             ],
             capture_output=True,
             text=True,

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from attnspec.present.numbers import size_text
+from attnspec.present.formatting import size_text
 from attnspec.publish import archive, downloads
 
 DATE = "2026-12-01"

@@ -12,7 +12,7 @@ from ...laws.gaussian_equivalent import GaussianEquivalentLaw
 from ...models.ladder import REFERENCE
 from ...models.notation import symbol
 from ...numerics.spectra import METRICS
-from ...present.numbers import significant
+from ...present.formatting import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import ORDER_WORDS, OTHERS, RUNGS, chapter_claims

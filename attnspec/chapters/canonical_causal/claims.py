@@ -10,7 +10,7 @@ from ...canonical import order
 from ...canonical.rates import above_zero
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
-from ...present.numbers import length_range, per_length, plus_minus
+from ...present.formatting import length_range, per_length, plus_minus
 from ...present.rate_texts import criterion_text, fitted_exponent
 
 #: log2 of the lengths of the closed-form eigenvalue fits, of the W1 fits and of the Lanczos fits.

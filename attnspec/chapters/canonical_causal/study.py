@@ -25,7 +25,7 @@ from ...canonical.rates import log_slope, rate_test
 from ...canonical.summary import bounded_bulk_scores, causal_eigenvalue_w1, causal_summary
 from ...numerics.fitting import slope_fit
 from ...present.claims import Claim
-from ...present.numbers import per_length
+from ...present.formatting import per_length
 from ...present.tables import markdown_table
 from ..shared import CanonicalLengths, dense_grid
 from .claims import EIG_EXPONENTS, T_TWO, TOP_EXPONENTS, W1_EXPONENTS, chapter_claims

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from ...present.claims import Claim
-from ...present.numbers import length_range, per_length, round_off_bound
+from ...present.formatting import length_range, per_length, round_off_bound
 from ...present.rate_texts import criterion_text, fitted_exponent
 
 #: log2 of the context lengths of the rate fits at the fast margin f = ell (and of every fit that

@@ -28,7 +28,7 @@ from ...canonical.summary import (
 )
 from ...canonical.two_score import TwoScoreSummary, two_score_summary
 from ...present.claims import Claim
-from ...present.numbers import per_length, round_off_bound
+from ...present.formatting import per_length, round_off_bound
 from ...present.tables import markdown_table
 from ..shared import CanonicalLengths, dense_grid
 from .claims import LIN_EXPONENTS, LOG_EXPONENTS, chapter_claims

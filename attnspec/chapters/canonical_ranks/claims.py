@@ -9,7 +9,7 @@ from ...canonical import causal
 from ...canonical.rates import above_zero, log_slope
 from ...numerics.intervals import all_hold
 from ...present.claims import Claim
-from ...present.numbers import per_length, plus_minus, power_of_two
+from ...present.formatting import per_length, plus_minus, power_of_two
 from ...present.rate_texts import criterion_text, fitted_exponent
 
 

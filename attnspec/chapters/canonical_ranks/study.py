@@ -25,7 +25,7 @@ from ...canonical.summary import bounded_bulk_scores
 from ...canonical.two_score import two_score_summary
 from ...numerics.spectra import erank1, erank2_amplitude
 from ...present.claims import Claim
-from ...present.numbers import format_power_of_ten, per_length
+from ...present.formatting import format_power_of_ten, per_length
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import chapter_claims

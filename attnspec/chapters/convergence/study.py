@@ -19,7 +19,7 @@ from ...experiments.convergence import (
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.nonlinearity import poly_degree
 from ...present.claims import Claim
-from ...present.numbers import ONE_OR_TWO, decimals_for, fixed
+from ...present.formatting import ONE_OR_TWO, decimals_for, fixed
 from ...runner.sweep import SweepRequest, run_sweeps
 from ..base import ChapterStudy
 from ..shared import uncertain_text

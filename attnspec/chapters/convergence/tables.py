@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...experiments.convergence import DistanceSeries, Rigidity, reported_se
 from ...models.ladder import REFERENCE
 from ...models.notation import symbol
-from ...present.numbers import ONE_OR_TWO, decimals_for, fixed
+from ...present.formatting import ONE_OR_TWO, decimals_for, fixed
 from ...present.tables import markdown_table
 from ..shared import uncertain_text
 

@@ -22,7 +22,7 @@ from ...experiments.threshold import (
 )
 from ...models.ladder import REFERENCE
 from ...models.notation import symbol
-from ...present.numbers import fixed
+from ...present.formatting import fixed
 from ...present.tables import markdown_table
 from ..shared import uncertain_text
 

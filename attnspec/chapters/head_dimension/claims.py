@@ -16,7 +16,7 @@ from ...experiments.normalizer import normalizer_stats
 from ...models.head_dimension import normalizer_std_exact
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
-from ...present.numbers import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
+from ...present.formatting import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
 from .tables import distance_text, exponent_text, rate_text, ratio_text
 
 #: The interval of zero, against which the sign of a rate is decided.

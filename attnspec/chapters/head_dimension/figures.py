@@ -18,7 +18,7 @@ from ...models.hermite_blocks import block_rank
 from ...numerics.fitting import RateFit
 from ...present import plotting
 from ...present import style as book_style
-from ...present.numbers import ONE_OR_TWO, format_uncertain
+from ...present.formatting import ONE_OR_TWO, format_uncertain
 from .tables import exponent_text, rate_text, series_label
 
 

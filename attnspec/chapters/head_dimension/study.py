@@ -13,7 +13,7 @@ from ...laws.head_dimension import HeadDimensionLaw
 from ...laws.pennington_worah_general import pennington_worah_general_pdf
 from ...models.nonlinearity import theta_f
 from ...present.claims import Claim
-from ...present.numbers import round_off_bound
+from ...present.formatting import round_off_bound
 from ..base import ChapterStudy
 from .claims import block_claims, map_claims
 from .figures import fig_blocks, fig_map, fig_phase, fig_series

@@ -18,8 +18,8 @@ from ...models.head_dimension import normalizer_std_exact, theta_exact_law
 from ...models.hermite_blocks import block_rank
 from ...models.nonlinearity import theta_f
 from ...numerics.fitting import RateFit
+from ...present.formatting import ONE_OR_TWO, fixed, format_uncertain
 from ...present.gluing import uncertain
-from ...present.numbers import ONE_OR_TWO, fixed, format_uncertain
 from ...present.tables import markdown_table
 
 #: The chain's steps, in order, with their reader-facing names.

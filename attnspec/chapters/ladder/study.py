@@ -10,7 +10,7 @@ from ...models.interlacing import rank_one_interlacing_violation
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
 from ...numerics.spectra import ks_distance
-from ...present.numbers import significant
+from ...present.formatting import significant
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import LIN_STEP, chapter_claims, step_label, violation_text

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from ...experiments.limit_law import DOUBLE_ROOT_ACCURACY, ScoreDependence
 from ...experiments.noise import ks_noise
+from ...experiments.score_dependence import ScoreDependence
 from ...laws.r_transform import edge_from_r_transform
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
-from ...present.numbers import round_off_bound
+from ...present.formatting import round_off_bound
 
 #: Where a claim about the law comes from.
 PW = "Pennington and Worah (2017): the law of the linear model"

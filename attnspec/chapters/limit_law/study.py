@@ -13,9 +13,9 @@ from ...experiments.limit_law import (
     DOUBLE_ROOT_ACCURACY,
     FormsAgreement,
     LawDistances,
-    ScoreDependence,
 )
 from ...experiments.noise import ks_noise
+from ...experiments.score_dependence import ScoreDependence, score_dependence
 from ...experiments.trials import run_ladder
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
@@ -182,7 +182,7 @@ class LimitLaw(ChapterStudy):
         self.frames = ll.slider_frames(ladders)
         self.distances = ll.law_distances(self.result)  # every rung's bulk against the laws
         self.cdf = ll.cdf_differences(self.result, self.laws)
-        self.scores = ll.score_dependence(c, self.result.s2(REFERENCE), self.laws)
+        self.scores = score_dependence(c, self.result.s2(REFERENCE), self.laws)
 
     def values(self) -> dict[str, Any]:
         c, result = self.config, self.result

@@ -12,7 +12,7 @@ from ...experiments.trials import run_ladder
 from ...laws.edge import edge_scale
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
-from ...present.numbers import format_power_of_ten
+from ...present.formatting import format_power_of_ten
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import LINEAR, chapter_claims

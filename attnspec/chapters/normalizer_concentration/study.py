@@ -15,7 +15,7 @@ from ...experiments.normalizer import (
 )
 from ...experiments.trials import normalizers
 from ...laws.predictions import normalizer_std
-from ...present.numbers import decimals_for, format_uncertain
+from ...present.formatting import decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import chapter_claims

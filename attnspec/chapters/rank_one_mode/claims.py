@@ -6,7 +6,7 @@ import numpy as np
 
 from ...models.notation import symbol
 from ...present.claims import Claim
-from ...present.numbers import format_uncertain
+from ...present.formatting import format_uncertain
 
 
 def chapter_claims(study) -> list[Claim]:

@@ -18,7 +18,6 @@ from ...laws.predictions import s1_excess
 from ...models.ladder import MODEL_NAMES
 from ...models.notation import symbol
 from ...present.gluing import uncertain
-from ...present.numbers import ONE_OR_TWO, decimals_for, format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import chapter_claims

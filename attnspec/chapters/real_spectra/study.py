@@ -18,7 +18,7 @@ import numpy as np
 from ...canonical.causal import causal_stable_rank
 from ...canonical.model import stable_rank_limit
 from ...present.claims import Claim
-from ...present.numbers import ONE_OR_TWO, format_uncertain
+from ...present.formatting import ONE_OR_TWO, format_uncertain
 from ...present.tables import markdown_table
 from ...real.models import MODELS
 from ...real.paper import PAPER_VALUES

@@ -19,7 +19,6 @@ from ...models.nonlinearity import (
 )
 from ...models.quadrature import thetas as quadrature_thetas
 from ...present.gluing import uncertain
-from ...present.numbers import format_uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
 from .claims import SEED_NOTEBOOK_DRAW, SEED_NOTEBOOK_REFERENCE, TAYLOR_NS, chapter_claims

@@ -17,6 +17,7 @@ from attnspec.models.nonlinearity import (
     taylor_exp,
     theta_f,
     theta_q,
+    theta_q1_estimates,
     theta_q_monte_carlo,
 )
 
@@ -153,3 +154,14 @@ def test_monte_carlo_is_reproducible():
     a = theta_q_monte_carlo(1.0, 8, 1000, np.random.default_rng(3))
     b = theta_q_monte_carlo(1.0, 8, 1000, np.random.default_rng(3))
     assert a == b
+
+
+def test_independent_monte_carlo_estimates_are_not_the_seed_draw():
+    estimates = theta_q1_estimates(1.0, 8, 2000, 0, count=5)
+    assert estimates.shape == (5,) and len(set(estimates)) == 5
+    assert np.array_equal(estimates, theta_q1_estimates(1.0, 8, 2000, 0, count=5))
+    seed_draw = theta_q_monte_carlo(1.0, 8, 2000, np.random.default_rng(0))[0][0]
+    assert seed_draw not in estimates
+    big = theta_q1_estimates(1.0, 8, 20000, 1, count=8)
+    se = big.std(ddof=1) / np.sqrt(big.size)
+    assert abs(big.mean() - theta_q(1.0, 8)[0]) < 4 * se

@@ -9,6 +9,8 @@ from attnspec.core.errors import InvalidInput
 from attnspec.experiments.stable_rank import (
     attention_stable_ranks,
     causal_softmax,
+    initial_stable_ranks,
+    stable_rank_first_order,
     stable_rank_limit,
 )
 
@@ -38,3 +40,20 @@ def test_bidirectional_stable_rank_approaches_e_to_the_beta_squared():
     assert abs(ranks.mean() - math.e) < 0.1  # finite-d deficit is O(1/sqrt d) here
     with pytest.raises(InvalidInput, match="trials"):
         attention_stable_ranks(400, 1.0, 0, 0)
+
+
+def test_stable_rank_first_order_and_its_measurement(cache_dir):
+    e = math.e
+    assert stable_rank_first_order(1.0, 1000) == pytest.approx(
+        e * (1 + (0.5 - 2 * e * (e - 1)) / 1000)
+    )
+    assert stable_rank_first_order(0.0, 50) == pytest.approx(1.0)
+    assert stable_rank_first_order(1.0, 10**9) == pytest.approx(stable_rank_limit(1.0), rel=1e-8)
+    ranks = initial_stable_ranks(400, 1.0, 0, 5)
+    mean, se = ranks.mean_se
+    assert ranks.bidirectional.shape == (5,) and ranks.causal.shape == (5,)
+    assert abs(ranks.z) < 4 and ranks.z == pytest.approx((mean - ranks.prediction) / se)
+    causal, _ = ranks.causal_mean_se
+    assert causal > mean  # causal random attention spreads over more directions
+    with pytest.raises(InvalidInput, match="d"):
+        stable_rank_first_order(1.0, 1)

@@ -169,3 +169,9 @@ def test_compute_trial_equals_svd_of_independently_built_models():
     for model in LADDER.values():
         s2 = np.linalg.svd(model.build(x), compute_uv=False) ** 2
         assert np.max(np.abs(out[model.name] - s2)) <= 1e-9 * s2[0], model.name
+
+
+def test_ladder_roles_typeset_their_formulas():
+    for model in LADDER.values():
+        outside_math = model.role.split("$")[::2]
+        assert not any(ch in part for part in outside_math for ch in "^_θβ"), model.role

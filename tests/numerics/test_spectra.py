@@ -6,8 +6,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from attnspec.core.errors import InvalidInput
 from attnspec.numerics.spectra import (
+    METRICS,
     bulk,
+    cdf_difference,
+    ecdf,
     histogram_density,
     ks_distance,
     ks_to_cdf,
@@ -127,7 +131,6 @@ def test_ks_below_quantile_without_removal_is_the_ordinary_distance():
 
 
 def test_ks_below_quantile_rejects_a_bulk_that_is_not_whole_spectra():
-    from attnspec.core.errors import InvalidInput
     from attnspec.numerics.spectra import ks_to_law_below_quantile
 
     with pytest.raises(InvalidInput, match="removed=3"):
@@ -137,8 +140,7 @@ def test_ks_below_quantile_rejects_a_bulk_that_is_not_whole_spectra():
 
 
 def test_metric_registry():
-    from attnspec.core.errors import InvalidInput
-    from attnspec.numerics.spectra import METRICS, distance
+    from attnspec.numerics.spectra import distance
 
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal(500), rng.standard_normal(400) + 0.3
@@ -150,3 +152,10 @@ def test_metric_registry():
         distance("kl", a, b)
     with pytest.raises(InvalidInput, match="bins"):
         distance("l1", a, b)
+
+
+def test_ecdf_and_cdf_difference():
+    x = np.array([0.0, 1.0, 2.5, 10.0])
+    assert ecdf([1.0, 2.0, 3.0, 4.0], x).tolist() == [0.0, 0.25, 0.5, 1.0]
+    assert cdf_difference([1.0, 2.0], [1.0, 2.0], x).tolist() == [0.0] * 4
+    assert cdf_difference([0.5], [1.5], np.array([1.0]))[0] == 1.0
