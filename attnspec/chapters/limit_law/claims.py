@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...experiments.limit_law import DOUBLE_ROOT_ACCURACY, ScoreDependence
+from ...experiments.limit_law import DOUBLE_ROOT_ACCURACY
 from ...experiments.noise import ks_noise
 from ...experiments.score_dependence import ScoreDependence
 from ...laws.r_transform import edge_from_r_transform

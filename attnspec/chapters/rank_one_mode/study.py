@@ -17,6 +17,7 @@ from ...laws.gaussian_equivalent import GaussianEquivalentLaw
 from ...laws.predictions import s1_excess
 from ...models.ladder import MODEL_NAMES
 from ...models.notation import symbol
+from ...present.formatting import ONE_OR_TWO, decimals_for, format_uncertain
 from ...present.gluing import uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy

@@ -18,6 +18,7 @@ from ...models.nonlinearity import (
     theta_q_monte_carlo,
 )
 from ...models.quadrature import thetas as quadrature_thetas
+from ...present.formatting import format_uncertain
 from ...present.gluing import uncertain
 from ...present.tables import markdown_table
 from ..base import ChapterStudy
