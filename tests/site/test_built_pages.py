@@ -18,7 +18,10 @@ axe-core with every figure drawn, in light and in dark mode.
   each module on them opens with a summary table of its members instead, checked here against the
   entries below it;
 - axe finds no critical and no serious violation (tests/site/axe.py), on every page of the table
-  of contents and every page the site ships besides (:data:`SHIPPED`).
+  of contents and every page the site ships besides (:data:`SHIPPED`);
+- every chapter page, opened from disk with no network, typesets its math with the bundled MathJax
+  and draws every figure (no broken image, every interactive figure drawn); reading a page writes
+  nothing into the site.
 
 And the site holds no stray page: every HTML page is an entry of ``_toc.yml``, besides the few
 Sphinx writes itself (:data:`NOT_IN_TOC`). ``test_checks_see_each_defect`` and
@@ -35,6 +38,7 @@ from pathlib import Path
 import pytest
 
 from attnspec.publish.chapters import toc_chapter_names
+from tests.helpers import PROBE
 from tests.site import axe
 from tests.site.reader import API, PHONE, WIDTH, alt_problems, defects, read, toc_pages
 
@@ -56,8 +60,10 @@ VERDICTS = """() => [...document.querySelectorAll(
 
 def visit(tab, page: Path) -> dict:
     """Everything the checks read on ``page``, in one visit: what :func:`read` sees, the verdict
-    cells' right edges at 390 px, axe's severe violations per mode (:func:`axe.check`), and the
-    console errors and uncaught exceptions the page raised meanwhile."""
+    cells' right edges at 390 px, axe's severe violations per mode (:func:`axe.check`), what
+    :data:`~tests.helpers.PROBE` sees once axe has had every figure drawn (the math typeset, the
+    images loaded, the interactive figures drawn), and the console errors and uncaught exceptions
+    the page raised meanwhile."""
     errors: list[str] = []
 
     def log(message):
@@ -74,6 +80,8 @@ def visit(tab, page: Path) -> dict:
         seen = read(tab, page)
         seen["verdicts"] = tab.evaluate(VERDICTS)
         seen["axe"] = axe.check(tab)
+        seen["probe"] = tab.evaluate(PROBE)
+        seen["probe"].pop("text")
     finally:
         tab.remove_listener("console", log)
         tab.remove_listener("pageerror", fault)
@@ -141,6 +149,23 @@ def test_highlighted_sources_fit_a_phone(site, tab):
         tab.goto(page.as_uri(), wait_until="load")
         widths[page.relative_to(site).as_posix()] = tab.evaluate(WIDTH)
     assert {name: w for name, w in widths.items() if w > PHONE} == {}
+
+
+@pytest.mark.parametrize("name", toc_chapter_names())
+def test_chapter_page_typesets_math_and_draws_figures_offline(pages, name):
+    result = pages[f"book/chapters/{name}"]["probe"]
+    assert result["mathjax"], "MathJax did not load"
+    assert result["math"] > 0 and result["untypeset"] == 0, result
+    assert result["images"] + result["interactive"] >= result["figures"] > 0, result
+    assert result["drawn"] == result["interactive"], result  # every plotly figure drew
+    assert result["broken"] == [], result
+
+
+def test_reading_a_page_writes_nothing_into_the_site(site, tab):
+    before = sorted(p.relative_to(site) for p in site.rglob("*"))
+    read(tab, site / f"book/chapters/{toc_chapter_names()[0]}.html")
+    tab.evaluate(PROBE)
+    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
 
 
 @pytest.mark.parametrize("name", TOC)

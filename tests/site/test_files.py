@@ -7,7 +7,10 @@
 - the site is under :data:`MAX_SITE` bytes, ships no source map (``*.map``) and no ``_sources``
   (no download button links to one);
 - no page's ``<title>``, sidebar entry or search-index page title holds raw TeX (``\\(``, ``$``,
-  ``\\ell``, ``_{``): those places show text as written, with no MathJax to typeset it.
+  ``\\ell``, ``_{``): those places show text as written, with no MathJax to typeset it;
+- no page loads anything from another host;
+- every chapter's claims tables have one verdict per row, and the chapter ends with its BibTeX
+  entry.
 
 Needs the built site (`make book`; `make test` builds it first).
 """
@@ -22,6 +25,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from attnspec.publish.chapters import chapter, toc_chapter_names
+from tests.helpers import html_tables
 from tests.site.reader import toc_pages
 
 pytestmark = pytest.mark.site  # needs the built site (make book)
@@ -71,6 +76,14 @@ def test_no_page_weighs_more_than_6_mb(site):
         if lacks:
             missing[name] = [f.name for f in lacks]
     assert heavy == {} and missing == {}
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    remote = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+    offenders = [
+        p.relative_to(site).as_posix() for p in site.rglob("*.html") if remote.search(p.read_text())
+    ]
+    assert offenders == []
 
 
 def test_plotly_loads_on_demand(site):
@@ -176,3 +189,60 @@ def test_every_figure_and_claims_table_has_a_source_line(site, name):
     assert hooks.count("figures") == figures and hooks.count("claims") == tables
     after = re.findall(r"</figure>\s*(.{0,400})", text, re.S)
     assert all(SOURCE_LINE.match(rest) for rest in after)
+
+
+def claims_tables(html: str) -> list[list[list[str]]]:
+    """The claims tables of a page: tables whose header starts with 'claim', 'measured',
+    'criterion'."""
+    header = ["claim", "measured", "criterion"]
+    return [t for t in html_tables(html) if t and t[0][:3] == header]
+
+
+@pytest.mark.parametrize("name", toc_chapter_names())
+def test_claims_tables_render_with_one_verdict_per_row(name, site):
+    """No cell content (e.g. a criterion `|z| < 3`) splits a row: each row has the header's cells
+    and ends in a verdict (✓ ✗ ○)."""
+    tables = claims_tables((site / f"book/chapters/{name}.html").read_text())
+    assert tables, f"{name}: no claims table in the built page"
+    for table in tables:
+        header, rows = table[0], table[1:]
+        assert rows, f"{name}: an empty claims table"
+        for row in rows:
+            assert len(row) == len(header), (
+                f"{name}: row {row} has {len(row)} cells, header has {len(header)}"
+            )
+            assert row[-1] in ("✓", "✗", "○"), f"{name}: row {row} does not end in a verdict"
+
+
+def test_claims_table_parser_sees_a_split_row():
+    good = (
+        "<table><tr><th>claim</th><th>measured</th><th>criterion</th><th></th></tr>"
+        "<tr><td>a</td><td>1</td><td>|z| &lt; 3</td><td>✓</td></tr></table>"
+    )
+    bad = good.replace("<td>|z| &lt; 3</td>", "<td></td><td>z</td><td> &lt; 3</td>")
+    (table,) = claims_tables(good)
+    assert table[1] == ["a", "1", "|z| < 3", "✓"]
+    (table,) = claims_tables(bad)
+    assert len(table[1]) != len(table[0])
+
+
+@pytest.mark.parametrize("name", toc_chapter_names())
+def test_each_chapter_ends_with_its_bibtex_entry(name, site):
+    """The last section is "Cite this chapter": an @incollection entry whose title is the page's,
+    with the book, the version and, only when the site's address is known, the page's address."""
+    from attnspec import __version__
+    from attnspec.publish.pdf import release_date
+    from attnspec.publish.repository import site_url
+
+    text = (site / f"book/chapters/{name}.html").read_text()
+    title = chapter(name).title  # the source's level-one heading
+    sections = re.findall(r'<section id="([^"]+)">', text)
+    assert sections[-1] == "cite-this-chapter", sections[-3:]
+    section = text[text.index('<section id="cite-this-chapter">') :]
+    assert 'href="../citing.html"' in section
+    entry = _text(section)  # the highlighted BibTeX as text
+    assert f"@incollection{{attnspec-{release_date()[:4]}-{name}," in entry
+    assert f"  title     = {{{title}}}," in entry
+    assert f"  version   = {{{__version__}}}," in entry
+    address = site_url()
+    assert (f"{{{address}book/chapters/{name}.html}}" in entry) if address else ("url" not in entry)
