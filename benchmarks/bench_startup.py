@@ -1,4 +1,4 @@
-"""Start-up time of the ``attnspec`` command: whole processes, against the targets of issue 13.
+"""Start-up time of the ``attnspec`` command: whole processes, against the targets.
 
 Each command runs as a fresh ``python -m attnspec.cli ARGS`` process (what the ``attnspec`` console
 script runs: ``from attnspec.cli import main``), output discarded, ``--repeat`` times; the rounds

@@ -1,4 +1,4 @@
-"""The command line at its edges (issue 18, items 10, 12, 16 and 17): a closed stdout, long file
+"""The command line at its edges: a closed stdout, long file
 names, one rule for numbers, the beta range said the same way in help and messages, a law too small
 to compute, full option names only, and an out-of-memory hint for the command that failed.
 
@@ -49,7 +49,7 @@ CLOSED = [
 
 @pytest.mark.parametrize("argv, written", CLOSED)
 def test_a_closed_stdout_is_status_74_in_one_line_with_the_file_written(argv, written, tmp_path):
-    """As in ``attnspec law >&-``: stdout is closed when the command starts. Issue 29, item 14: it
+    """As in ``attnspec law >&-``: stdout is closed when the command starts. It
     was status 0 with the printed results lost, while a full stdout was 74; one rule now, 74."""
     from attnspec.publish.paths import EXECUTED
 
@@ -241,7 +241,7 @@ def test_the_out_of_memory_hint_names_only_options_the_command_has(
     assert ("--workers" in err) is hint
 
 
-# ---- issue 29, item 10: a file name that is not UTF-8 ------------------------------------------
+# ---- a file name that is not UTF-8 ------------------------------------------
 
 
 def test_a_file_name_that_is_not_utf8_is_written(tmp_path):
@@ -264,7 +264,7 @@ def test_a_folder_name_that_is_not_utf8_is_checked_as_any_other(tmp_path):
     assert len(os.fsencode(prefix + "12345678" + suffix)) <= 255
 
 
-# ---- issue 29, item 14: messages about the value given ----------------------------------------
+# ---- messages about the value given ----------------------------------------
 
 
 def test_a_beta_too_small_for_the_law_is_refused_as_a_beta(tmp_path):
@@ -293,7 +293,7 @@ def test_a_huge_value_is_not_echoed_whole(tmp_path):
 
 @pytest.mark.parametrize("option", ["--version", "--help"])
 def test_version_or_help_into_a_full_or_closed_stdout_is_one_line_and_status_74(option, tmp_path):
-    """Issue 50, L1: ``attnspec --version >/dev/full`` ended in a traceback; ``--help >&-``
+    """``attnspec --version >/dev/full`` ended in a traceback; ``--help >&-``
     exited 0, having printed nothing."""
     with open("/dev/full", "w") as full:
         done = attnspec(option, cwd=tmp_path, stdout=full)
@@ -305,7 +305,7 @@ def test_version_or_help_into_a_full_or_closed_stdout_is_one_line_and_status_74(
 
 
 def test_a_copied_checkouts_console_script_warns_that_it_runs_the_originals_code(tmp_path):
-    """Issue 50, L8: after ``cp -a``, the copy's ``.venv/bin/attnspec`` runs the original's code
+    """After ``cp -a``, the copy's ``.venv/bin/attnspec`` runs the original's code
     (its shebang and the editable install) until ``make install``; it says so, in one line."""
     script = tmp_path / "copy" / ".venv" / "bin" / "attnspec"
     script.parent.mkdir(parents=True)
@@ -327,7 +327,7 @@ def test_a_copied_checkouts_console_script_warns_that_it_runs_the_originals_code
 def test_stopping_a_command_without_trials_does_not_talk_about_trials(
     command, raised, monkeypatch, capsys
 ):
-    """Issue 50, L7: SIGTERM during ``diff`` said "finished trials are kept in the cache"."""
+    """SIGTERM during ``diff`` said "finished trials are kept in the cache"."""
     from attnspec import commands
     from attnspec.core.stopping import Terminated
 

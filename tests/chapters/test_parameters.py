@@ -177,7 +177,7 @@ def test_core_names_no_chapter():
 
 
 def test_the_listed_range_of_an_int_starts_where_the_chapter_accepts_it():
-    """Issue 50, L5: ``run setup -p d 2`` was refused by ``remove_top_k < d`` (remove_top_k, not
+    """``run setup -p d 2`` was refused by ``remove_top_k < d`` (remove_top_k, not
     a parameter of setup, at its default 3) while ``attnspec chapters`` listed d >= 2."""
     assert declared("setup").range_text("d") == ">= 4 and <= 20000"
     chapters = [declared(name) for name in CHAPTERS]

@@ -7,8 +7,8 @@ Each example starts from the chapter's pinned small parameters (``SMALL`` of its
 ``tests/test_chapter_*.py``) and draws some of them anew: sizes small (:data:`SMALL_SIZES` caps
 the parameters that set the cost), the others, such as ``beta``, ``c_poly`` or ``bulk_max``, from
 their whole range, ends included. A few examples per chapter, derandomized so that every run draws
-the same values; ``slow`` (``make test`` only: minutes in all). The values found by hand (issue 50,
-M1) are checked too: in the fast loop, those the chapters' rules now refuse; in ``make test``, the
+the same values; ``slow`` (``make test`` only: minutes in all). The values found by hand
+are checked too: in the fast loop, those the chapters' rules now refuse; in ``make test``, the
 others run the whole page.
 """
 
@@ -52,7 +52,7 @@ SMALL_SIZES = {
     "max_heads": 2,
     "conventions": 3,
     "band_lengths": 48,
-    # left open (issue 50, M1): a histogram range that holds no bulk value, or one near the
+    # left open: a histogram range that holds no bulk value, or one near the
     # largest float, still crashes bulk-equivalence (a noise floor of 0) and limit-law (no grid)
     "hist_min": 100.0,
     "hist_max": 100.0,
@@ -146,7 +146,7 @@ def test_every_accepted_value_runs_the_whole_page(name):
     accepted_values_run()
 
 
-#: values that crashed a chapter inside its kernel (issue 50, M1), each refused now
+#: values that crashed a chapter inside its kernel, each refused now
 FOUND = [
     ("rank-one-mode", {"trials": 1, "d": 10, "d_values": [10, 20]}),
     ("rank-one-mode", {"beta": 0.0}),

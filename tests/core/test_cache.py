@@ -332,8 +332,8 @@ def test_stale_temporary_files_are_removed_on_open(cache_dir):
 
 
 def test_a_replaced_entry_gets_the_mode_of_a_new_file(cache_dir, tmp_path):
-    """A damaged entry of mode 000 is replaced by one of mode 0666 minus the umask (issue 18,
-    item 15), not by another of mode 000."""
+    """A damaged entry of mode 000 is replaced by one of mode 0666 minus the umask, not by
+    another of mode 000."""
     from attnspec.core.atomic import new_file_mode
 
     assert run_cli(*LADDER, "--json", str(tmp_path / "a.json")) == 0

@@ -687,7 +687,7 @@ def test_panels_and_labels_are_what_the_chapters_ask_for():
 
 
 def test_the_first_eleven_series_never_share_a_colour_static_or_interactive():
-    """Issue 28: intro Fig. 2 (10 series) and convergence's interactive figure (11) reused the
+    """Intro Fig. 2 (10 series) and convergence's interactive figure (11) reused the
     first series' colour and style past the cycle's seven."""
     from attnspec.present import interactive
     from attnspec.present.palette import COLORS

@@ -195,7 +195,7 @@ def test_normalized_sdist_depends_only_on_contents():
     ],
 )
 def test_dist_packs_only_the_pdf_printed_from_the_tested_tree(case, message, tmp_path):
-    """Issue 29, item 1: make dist packed a fake PDF, since it compared only mtimes."""
+    """Make dist packed a fake PDF, since it compared only mtimes."""
     from attnspec.publish.gate import STAMP
     from attnspec.publish.pdf import printed_record
 
@@ -248,7 +248,7 @@ def real(tmp_path_factory) -> dict:
     pdf = base / "attnspec.pdf"
     pdf.write_bytes(b"%PDF-1.4 stand-in")
     built = [archive.build(site, pdf, base / "one")]
-    previous = os.umask(0o077)  # issue 29, item 3: the bytes must not depend on the umask
+    previous = os.umask(0o077)  # the bytes must not depend on the umask
     try:
         built.append(archive.build(site, pdf, base / "two"))
     finally:
@@ -342,7 +342,7 @@ def test_a_chapter_re_executes_from_the_archive_alone(real, venv):
     assert published == json.loads((ROOT / "book" / "chapters" / "setup.results.json").read_text())
 
 
-# ---- issue 29, items 8 and 13: make dist never writes through a symlink, and stops cleanly ------
+# ---- make dist never writes through a symlink, and stops cleanly ------
 
 
 def dist_args(inputs: dict, output: Path) -> list[str]:
