@@ -23,7 +23,7 @@ def closed_stdout() -> None:
     os.close(1)
 
 
-# ---- item 10: a closed stdout -------------------------------------------------------------------
+# ---- a closed stdout -------------------------------------------------------------------
 
 CLOSED = [
     pytest.param(["law", "--beta", "1", "-o", "out.json"], "out.json", id="law"),
@@ -66,7 +66,7 @@ def test_a_closed_stdout_is_status_74_in_one_line_with_the_file_written(argv, wr
             strict_json(tmp_path / written)
 
 
-# ---- item 12: long file names -------------------------------------------------------------------
+# ---- long file names -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("command", ["law", "ladder", "diff"])
@@ -110,7 +110,7 @@ def test_a_long_name_in_a_multibyte_script_is_written(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == [name]
 
 
-# ---- item 16: one rule for numbers: ASCII decimal only -----------------------------------------
+# ---- one rule for numbers: ASCII decimal only -----------------------------------------
 
 REFUSED = [
     (["ladder", "--d", "1_000"], "d='1_000' is not of type int"),
@@ -182,7 +182,7 @@ def test_the_beta_range_is_said_the_same_way_in_help_and_messages(capsys):
     assert beta["range"] == ">= 0 and <= 18.8"  # beta = 0 is computable there
 
 
-# ---- item 17: small inconsistencies -------------------------------------------------------------
+# ---- small inconsistencies -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("theta", ["5e-324", "1e-200", f"{THETA1_MIN * 0.99!r}"])
