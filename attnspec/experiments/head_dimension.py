@@ -56,7 +56,8 @@ EXTRA_PAIRS = (("rows_f", "rows_G"),)
 PAIR = ("ref", "lin")
 
 
-def _gram(M: np.ndarray) -> np.ndarray:
+def gram_spectrum(M: np.ndarray) -> np.ndarray:
+    """Squared singular values of ``M`` (descending), from its Gram :math:`MM^T`."""
     return squared_singular_values_of_gram(M @ M.T)
 
 
@@ -74,11 +75,11 @@ def compute_head_trial(
         M = row_softmax(beta * S)
         M *= math.sqrt(d)
         M -= 1.0 / math.sqrt(d)
-        out["ref"] = _gram(M)
+        out["ref"] = gram_spectrum(M)
     if "no_norm" in models:
         F = f(S, beta)
         F -= F.mean(axis=1, keepdims=True)
-        out["no_norm"] = _gram(F / math.sqrt(d))
+        out["no_norm"] = gram_spectrum(F / math.sqrt(d))
     if {"rows_f", "rows_h", "rows_G"} & set(models):
         sigma_k = key_gram(Wk)
         for name, sigma in (
@@ -89,9 +90,9 @@ def compute_head_trial(
             if name in models:
                 out[name] = squared_singular_values_of_gram((W @ sigma()) @ W.T / d)
     if "lin" in models:
-        out["lin"] = _gram(gaussian_equivalent(S, W, theta_f(beta)))
+        out["lin"] = gram_spectrum(gaussian_equivalent(S, W, theta_f(beta)))
     if "lin_exact" in models:
-        out["lin_exact"] = _gram(gaussian_equivalent(S, W, theta_exact_law(beta, d_qk)))
+        out["lin_exact"] = gram_spectrum(gaussian_equivalent(S, W, theta_exact_law(beta, d_qk)))
     return out
 
 

@@ -321,25 +321,13 @@ def collapse_spread(log_ks: np.ndarray, use: np.ndarray, x: np.ndarray) -> float
 
 @dataclass(frozen=True)
 class Collapse:
-    r"""The collapse of :math:`\log D` onto one curve of :math:`x = \beta^2 - c\log d`.
-
-    Attributes
-    ----------
-    c, c_se : float
-        the minimizing :math:`\hat c` and its bootstrap standard error.
-    spread : float
-        the residual spread at :math:`\hat c` (root mean square, in :math:`\log D`).
-    spread_one : float
-        the spread at :math:`c = 1`, the variable :math:`\beta^2 - \log d` of the curve
-        :math:`e^{\beta^2} = d`.
-    spread_ratio : float
-        the spread of the variable :math:`\beta^2/\log d` instead.
-    noise : float
-        the spread sampling noise alone gives: :math:`\sqrt 2` times the root mean square of the
-        cells' relative standard errors (a residual is a difference of two noisy values).
-    cells : int
-        cells used.
-    """
+    r"""The collapse of :math:`\log D` onto one curve of :math:`x = \beta^2 - c\log d`: the
+    minimizing :math:`\hat c` and its bootstrap standard error ``c_se``; the residual ``spread``
+    at :math:`\hat c` (root mean square, in :math:`\log D`), ``spread_one`` at :math:`c = 1` (the
+    variable :math:`\beta^2 - \log d` of the curve :math:`e^{\beta^2} = d`) and ``spread_ratio``
+    of the variable :math:`\beta^2/\log d` instead; ``noise``, the spread sampling noise alone
+    gives (:math:`\sqrt 2` times the root mean square of the cells' relative standard errors: a
+    residual is a difference of two noisy values); ``cells``, the cells used."""
 
     c: float
     c_se: float

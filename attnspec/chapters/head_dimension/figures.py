@@ -107,36 +107,25 @@ def fig_phase(study) -> plt.Figure:
             )
         ax.axvline(1.0 / j, color="0.4", linestyle=":", linewidth=1.0)
     ax.axhline(1.0, color="0.4", linewidth=0.8)
-    marks = []
-    for s in study.blocks:
-        marks.append(
-            (
-                f"measured, α = {exponent_text(s.alpha)} ($c_2$)",
-                "o",
-                [
-                    (
-                        math.log(p.d_qk) / math.log(p.d),
-                        p.ratios[1] if len(p.ratios) > 1 else block_rank(p.d_qk, 2) / p.d,
-                    )
-                    for p in s.points
-                ],
-            )
-        )
     q = study.params["d_qk"]
-    marks.append(
+
+    def c2(d_qk: int, d: int, ratios=()) -> tuple[float, float]:
+        """A head of width d_qk at size d: alpha and c_2 (``ratios[1]`` where measured)."""
+        c = ratios[1] if len(ratios) > 1 else block_rank(d_qk, 2) / d
+        return math.log(d_qk) / math.log(d), c
+
+    marks = [
         (
-            f"fixed $d_{{qk}}$ = {q} series ($c_2$)",
-            "s",
-            [(math.log(q) / math.log(d), block_rank(q, 2) / d) for d in study.params["d_values"]],
+            f"measured, α = {exponent_text(s.alpha)} ($c_2$)",
+            "o",
+            [c2(p.d_qk, p.d, p.ratios) for p in s.points],
         )
-    )
-    marks.append(
-        (
-            f"real head $d_{{qk}}$ = {q}, $n$ = {sizes[0]}, {sizes[1]} ($c_2$)",
-            "*",
-            [(math.log(q) / math.log(n), block_rank(q, 2) / n) for n in sizes],
-        )
-    )
+        for s in study.blocks
+    ]
+    label = f"fixed $d_{{qk}}$ = {q} series ($c_2$)"
+    marks.append((label, "s", [c2(q, d) for d in study.params["d_values"]]))
+    label = f"real head $d_{{qk}}$ = {q}, $n$ = {sizes[0]}, {sizes[1]} ($c_2$)"
+    marks.append((label, "*", [c2(q, n) for n in sizes]))
     for (label, marker, pts), color in zip(marks, ("k", "0.35", "C3", "C4"), strict=False):
         x, y = zip(*pts, strict=True)
         ax.plot(x, y, marker=marker, linestyle="none", color=color, markersize=8, label=label)
