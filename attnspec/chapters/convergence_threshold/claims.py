@@ -19,6 +19,7 @@ from ...experiments.threshold import (
     Plane,
     Rates,
     beta_star,
+    collapse_error,
     fit_boundary,
 )
 from ...models.ladder import REFERENCE
@@ -26,7 +27,7 @@ from ...models.notation import symbol
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
 from ..shared import THEOREM, ZERO, span, uncertain_text
-from .tables import NORM_REPLICATES, c_error, value_range
+from .tables import NORM_REPLICATES, value_range
 
 THRESHOLD = "paper, abstract (a threshold for linearization; the curve is this book's reading)"
 
@@ -208,7 +209,7 @@ def threshold_claims(
             "errors: the row cannot tell the linear model from attention there.",
             THEOREM,
         ),
-        _parallel(col, c_error(col, levels), d),
+        _parallel(col, collapse_error(col, [b.gamma for b in levels]), d),
         models,
         asymptotic,
         Claim(
