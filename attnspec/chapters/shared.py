@@ -4,6 +4,7 @@ two real-attention chapters (decimals from a bootstrap standard error, ``value [
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from typing import Any
 
@@ -15,6 +16,13 @@ from .base import ChapterStudy
 
 #: The statement of the paper that the convergence and threshold chapters test.
 THEOREM = "paper, abstract (Gaussian equivalence at constant-order β)"
+#: The point 0 as an interval, for "an interval below (above) 0".
+ZERO = (0.0, 0.0)
+
+
+def span(value: float, se: float) -> tuple[float, float]:
+    """The interval value ± 2 se (the whole line when se is not finite: it decides nothing)."""
+    return (value - 2 * se, value + 2 * se) if math.isfinite(se) else (-math.inf, math.inf)
 
 
 def uncertain_text(value, se, fallback: int = 4) -> str:
@@ -57,9 +65,6 @@ STUDY_PARAMETERS = (
 )
 #: Most decimals a statistic is printed with: beyond them round-off, not sampling, decides a digit.
 MAX_DECIMALS = 5
-#: The point 0 as an interval, for "an interval below (above) 0".
-ZERO = (0.0, 0.0)
-
 #: The decimals a bootstrap interval's standard error supports: one significant digit, two when
 #: the first is 1, at most :data:`MAX_DECIMALS` (4 when the error is unknown).
 decimals = partial(decimals_for, significant=ONE_OR_TWO, fallback=4, most=MAX_DECIMALS)

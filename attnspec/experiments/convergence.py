@@ -23,9 +23,6 @@ from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit, r
 from ..numerics.spectra import bulk, ks_to_law_below_quantile
 from .trials import LadderResult
 
-#: The two finite-d targets: the law of :math:`\theta^f` (every rung's limit) and of
-#: :math:`\theta^Q` at degree :math:`n_d`.
-TARGETS = ("f", "q")
 #: Fewest trials whose jackknife error is reported and tested: from 2 trials it rests on one
 #: degree of freedom, and it can be off by any factor.
 MIN_TRIALS = 3
@@ -85,20 +82,11 @@ def pooled_distance(ladder: LadderResult, model: str, target: str = "f") -> Pool
 
 @dataclass(frozen=True)
 class DistanceSeries:
-    r"""One rung's distance to a law over the sizes of a series, with the fitted rate.
-
-    Attributes
-    ----------
-    model, target : str
-        the rung (ladder name) and the law (``"f"`` or ``"q"``).
-    d, trials : array of int
-        sizes and trials per size.
-    ks, ks_se : array of float
-        pooled Kolmogorov distance and its jackknife standard error over trials (NaN with one
-        trial).
-    fit : RateFit
-        :math:`\text{ks} \propto d^{-\text{rate}}`, with the residual and the trial standard errors.
-    """
+    r"""One rung's distance to a law over the sizes of a series, with the fitted rate: the rung
+    ``model`` (ladder name) and the law ``target`` (``"f"`` or ``"q"``); sizes ``d`` and ``trials``
+    per size; the pooled Kolmogorov distance ``ks`` and its jackknife standard error over trials
+    ``ks_se`` (NaN with one trial); ``fit``, :math:`\text{ks} \propto d^{-\text{rate}}` with the
+    residual and the trial standard errors."""
 
     model: str
     target: str
@@ -170,38 +158,6 @@ def crossing(xs: Sequence[float], ys: Sequence[float], level: float) -> float:
             t = (math.log(level) - math.log(ys[j - 1])) / (math.log(ys[j]) - math.log(ys[j - 1]))
             return float(xs[j - 1] + t * (xs[j] - xs[j - 1]))
     return float("nan")
-
-
-@dataclass(frozen=True)
-class Extrapolation:
-    r"""Where a fitted power law :math:`y = y_0 (d/d_0)^{-\text{rate}}` reaches ``level``.
-
-    ``d`` uses the fitted rate; ``d_low`` and ``d_high`` the rate plus and minus one standard error
-    (``d_high`` is infinite when rate minus one standard error is not positive). ``reached`` is True
-    when :math:`y_0` is already at or below the level.
-    """
-
-    d: float
-    d_low: float
-    d_high: float
-    reached: bool
-
-
-def extrapolate(d0: float, y0: float, rate: float, se: float, level: float) -> Extrapolation:
-    r"""Size at which :math:`y_0 (d/d_0)^{-\text{rate}}` falls to ``level``, with the range from
-    :math:`\text{rate} \pm \text{se}`."""
-    if y0 <= level:
-        return Extrapolation(d0, d0, d0, True)
-
-    def at(r: float) -> float:
-        return float(d0 * (y0 / level) ** (1 / r)) if np.isfinite(r) and r > 0 else math.inf
-
-    return Extrapolation(
-        at(rate),
-        at(rate + se) if np.isfinite(se) else math.nan,
-        at(rate - se) if np.isfinite(se) else math.nan,
-        False,
-    )
 
 
 def rigidity_scale(d, trials) -> np.ndarray:

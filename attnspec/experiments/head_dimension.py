@@ -38,6 +38,7 @@ from ..numerics.spectra import (
     ks_to_law_below_quantile,
     squared_singular_values_of_gram,
 )
+from .convergence import trials_for_pooled
 from .trials import trial_rng
 
 #: The models a trial can hold, in the order of the chain from attention to its linear model:
@@ -55,7 +56,8 @@ EXTRA_PAIRS = (("rows_f", "rows_G"),)
 PAIR = ("ref", "lin")
 
 
-def _gram(M: np.ndarray) -> np.ndarray:
+def gram_spectrum(M: np.ndarray) -> np.ndarray:
+    """Squared singular values of ``M`` (descending), from its Gram :math:`MM^T`."""
     return squared_singular_values_of_gram(M @ M.T)
 
 
@@ -73,11 +75,11 @@ def compute_head_trial(
         M = row_softmax(beta * S)
         M *= math.sqrt(d)
         M -= 1.0 / math.sqrt(d)
-        out["ref"] = _gram(M)
+        out["ref"] = gram_spectrum(M)
     if "no_norm" in models:
         F = f(S, beta)
         F -= F.mean(axis=1, keepdims=True)
-        out["no_norm"] = _gram(F / math.sqrt(d))
+        out["no_norm"] = gram_spectrum(F / math.sqrt(d))
     if {"rows_f", "rows_h", "rows_G"} & set(models):
         sigma_k = key_gram(Wk)
         for name, sigma in (
@@ -88,17 +90,15 @@ def compute_head_trial(
             if name in models:
                 out[name] = squared_singular_values_of_gram((W @ sigma()) @ W.T / d)
     if "lin" in models:
-        out["lin"] = _gram(gaussian_equivalent(S, W, theta_f(beta)))
+        out["lin"] = gram_spectrum(gaussian_equivalent(S, W, theta_f(beta)))
     if "lin_exact" in models:
-        out["lin_exact"] = _gram(gaussian_equivalent(S, W, theta_exact_law(beta, d_qk)))
+        out["lin_exact"] = gram_spectrum(gaussian_equivalent(S, W, theta_exact_law(beta, d_qk)))
     return out
 
 
 def _params(d, d_qk, beta, seed, t, models) -> dict:
     chosen = ",".join(m for m in MODELS if m in models)
-    return {"d": int(d), "q": int(d_qk), "b": float(beta), "seed": int(seed), "t": int(t)} | {
-        "m": chosen
-    }
+    return dict(d=int(d), q=int(d_qk), b=float(beta), seed=int(seed), t=int(t), m=chosen)
 
 
 def _shapes(d: int, models: Sequence[str]) -> dict[str, tuple[int]]:
@@ -118,9 +118,9 @@ def head_trial(
     )
 
 
-def _cached_or_none(d, d_qk, beta, seed, t, models):
+def _cached(d, d_qk, beta, seed, t, models) -> bool:
     path = cache.entry_path("head_trial", _params(d, d_qk, beta, seed, t, models))
-    return cache.load(path, _shapes(d, models))
+    return cache.load(path, _shapes(d, models)) is not None
 
 
 def _compute_and_store(d, d_qk, beta, seed, t, models) -> None:
@@ -130,10 +130,8 @@ def _compute_and_store(d, d_qk, beta, seed, t, models) -> None:
 def prefetch(jobs: Iterable[tuple]) -> None:
     """Compute the missing trials of ``jobs`` (tuples of :func:`head_trial`'s arguments) on every
     core, largest first, and store them in the cache; the results do not depend on the order."""
-    missing = sorted(
-        {tuple(j[:5]) + (tuple(j[5]),) for j in jobs if _cached_or_none(*j) is None},
-        key=lambda j: -j[0],
-    )
+    missing = {tuple(j[:5]) + (tuple(j[5]),) for j in jobs if not _cached(*j)}
+    missing = sorted(missing, key=lambda j: -j[0])
     map_processes(_compute_and_store, missing)
 
 
@@ -170,9 +168,9 @@ class GapPoint:
 
     ``chain`` holds, when more than :data:`PAIR` is computed, the distance of each consecutive
     pair of the models computed (in :data:`MODELS` order, ``lin_exact`` left out) and of the
-    :data:`EXTRA_PAIRS` computed, and ``exact``
-    that of the reference to ``lin_exact``; ``outside`` the count, per trial, of each model's
-    values outside the limit law's support; ``D`` the pooled normalizers.
+    :data:`EXTRA_PAIRS` computed, and ``exact`` that of the reference to ``lin_exact``;
+    ``outside`` the count, per trial, of each model's values outside the limit law's support;
+    ``D`` the pooled normalizers.
     """
 
     d: int
@@ -264,12 +262,6 @@ def mean_se(counts: np.ndarray) -> tuple[float, float]:
     return float(counts.mean()), se
 
 
-def trials_for(d: int, pooled_values: int) -> int:
-    r"""Trials at size d that pool at least ``pooled_values`` values: :math:`\lceil
-    \text{pooled}/d \rceil`, at least 2 (the jackknife needs two)."""
-    return max(2, math.ceil(pooled_values / d))
-
-
 @dataclass(frozen=True)
 class LawCheck:
     """The linear model's pooled bulk against :class:`HeadDimensionLaw` at one ratio and size."""
@@ -309,17 +301,14 @@ def hadamard_square(d: int, d_qk: int, seed: int, trials: int) -> HadamardSquare
 
 @dataclass
 class HeadDimStudy:
-    r"""Everything the chapter reports.
-
-    ``maps[beta]`` are the gap points over the head dimensions at size ``d``, d and the fixed head
-    dimension included, largest first (with the chain and the exact-law model at the chapter's
-    ``beta``); ``series[key]`` the gap points over the sizes
+    r"""Everything the chapter reports: ``maps[beta]``, the gap points over the head dimensions at
+    size ``d``, d and the fixed head dimension ``d_qk`` included, largest first (with the chain and
+    the exact-law model at the chapter's ``beta``); ``series[key]``, the gap points over the sizes
     at a fixed ratio (``key = ("ratio", c)``) or a fixed head dimension (``("d_qk", k)``), with
-    ``rates[key]`` the fitted :math:`\text{gap} \propto d^{-\text{rate}}`; ``law_checks[c]`` the
-    linear model against its limit law at the largest size; ``threshold`` the ratio :math:`c^*`
-    below which the law's score part is a separate band; ``d_qk`` the fixed head dimension;
-    ``hadamard`` the Hadamard square of the key Gram at ``(d, d_qk)``.
-    """
+    ``rates[key]`` the fitted :math:`\text{gap} \propto d^{-\text{rate}}`; ``law_checks[c]``, the
+    linear model against its limit law at the largest size; ``threshold``, the ratio :math:`c^*`
+    below which the law's score part is a separate band; ``hadamard``, the Hadamard square of
+    the key Gram at ``(d, d_qk)``."""
 
     d: int
     beta: float
@@ -367,6 +356,7 @@ def run_study(
     heads = sorted({int(k) for k in d_qk_values} | {int(d), int(d_qk)}, reverse=True)
     temps = sorted({float(b) for b in betas} | {float(beta)})
     sizes = series_sizes(d_values, head_ratios, d_qk)
+    n = trials_for_pooled(d_values, pooled_values, minimum=2)  # the jackknife needs two
     jobs = [
         job
         for b in temps
@@ -377,7 +367,7 @@ def run_study(
         job
         for pairs in sizes.values()
         for dv, k in pairs
-        for job in point_jobs(dv, k, beta, seed, trials_for(dv, pooled_values))
+        for job in point_jobs(dv, k, beta, seed, n[dv])
     ]
     prefetch(jobs)
     maps = {
@@ -388,10 +378,7 @@ def run_study(
         for b in temps
     }
     series = {
-        key: [
-            gap_point(dv, k, beta, seed, trials_for(dv, pooled_values), remove_top_k)
-            for dv, k in pairs
-        ]
+        key: [gap_point(dv, k, beta, seed, n[dv], remove_top_k) for dv, k in pairs]
         for key, pairs in sizes.items()
     }
     rates = {key: gap_rate(points, seed, remove_top_k) for key, points in series.items()}
@@ -400,7 +387,7 @@ def run_study(
     for c in head_ratios:
         dv, k = sizes[("ratio", float(c))][-1]
         law = HeadDimensionLaw(*theta, k / dv)
-        runs = [head_trial(dv, k, beta, seed, t) for t in range(trials_for(dv, pooled_values))]
+        runs = [head_trial(dv, k, beta, seed, t) for t in range(n[dv])]
         pooled = np.concatenate([bulk(r["lin"], remove_top_k) for r in runs])
         ks = ks_to_law_below_quantile(pooled, law.cdf, law.ppf, dv, remove_top_k)
         checks[float(c)] = LawCheck(dv, k, ks, len(runs) * dv)

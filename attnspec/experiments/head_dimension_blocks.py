@@ -25,13 +25,9 @@ from ..models.attention import row_softmax
 from ..models.head_dimension import draw_head_scores
 from ..models.hermite_blocks import block_powers, block_ratios, hermite_model, noise_power
 from ..numerics.fitting import RateFit, jackknife_se, leave_one_out, rate_fit
-from ..numerics.spectra import bulk, ks_to_law_below_quantile, squared_singular_values_of_gram
-from .head_dimension import TwoSample, two_sample
+from ..numerics.spectra import bulk, ks_to_law_below_quantile
+from .head_dimension import TwoSample, gram_spectrum, two_sample
 from .trials import trial_rng
-
-
-def _gram(M: np.ndarray) -> np.ndarray:
-    return squared_singular_values_of_gram(M @ M.T)
 
 
 def compute_block_trial(
@@ -41,12 +37,12 @@ def compute_block_trial(
     rng = trial_rng(seed, t)
     _, _, S = draw_head_scores(d, d_qk, rng)
     W = rng.standard_normal((d, d))
-    out = {f"Y{k}": _gram(hermite_model(S, W, beta, k)) for k in range(1, k_max + 1)}
+    out = {f"Y{k}": gram_spectrum(hermite_model(S, W, beta, k)) for k in range(1, k_max + 1)}
     if ref:
         M = row_softmax(beta * S)
         M *= math.sqrt(d)
         M -= 1.0 / math.sqrt(d)
-        out["ref"] = _gram(M)
+        out["ref"] = gram_spectrum(M)
     return out
 
 

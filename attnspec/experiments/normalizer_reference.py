@@ -1,5 +1,6 @@
-r"""The reference distribution of the pooled spread :math:`\operatorname{std}(D_i)`, simulated from
-the exact law of :math:`D_i` at a chapter's design.
+r"""The normalizers' spread :math:`\operatorname{std}(D_i)` at every cell of a grid against its
+exact value (:func:`attnspec.models.head_dimension.normalizer_std_exact` at :math:`d_{qk} = d`),
+and its reference distribution, simulated from the exact law of :math:`D_i` at a chapter's design.
 
 At large :math:`\beta` the spread is dominated by rare large scores, so its sampling distribution
 is skewed and a standard error from a few trials does not describe it. Instead, the statistic is
@@ -25,13 +26,52 @@ full model at small :math:`d` its range is somewhat too narrow at some :math:`\b
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import integrate, special, stats
 
 from ..core import validate
-from .threshold import NormalizerPoint
+from ..models.head_dimension import normalizer_std_exact
+from .normalizer import normalizer_stats
+from .trials import LadderResult
+
+
+@dataclass(frozen=True)
+class NormalizerPoint:
+    r""":math:`\operatorname{std}(D_i)` over all rows and trials of a cell, its standard error from
+    the spread of the per-trial values (:func:`attnspec.experiments.normalizer.normalizer_stats`),
+    and its exact value (infinite where :math:`d \le 4\beta^2`: the variance diverges)."""
+
+    d: int
+    beta: float
+    trials: int
+    std: float
+    se: float
+    exact: float
+
+    @property
+    def z(self) -> float:
+        """(measured - exact) / se."""
+        return (self.std - self.exact) / self.se
+
+
+def exact_std(beta: float, d: int) -> float:
+    r""":func:`~attnspec.models.head_dimension.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
+    where :math:`d \le 4\beta^2`."""
+    return normalizer_std_exact(beta, d, d) if 4 * beta * beta < d else math.inf
+
+
+def normalizer_points(ladders: Sequence[LadderResult]) -> list[NormalizerPoint]:
+    """The normalizers' spread against its exact value at every ladder, sorted by (d, beta)."""
+    out = []
+    for L in sorted(ladders, key=lambda L: (L.config.d, L.config.beta)):
+        st = normalizer_stats(L.D, L.config.trials)
+        d, beta = L.config.d, L.config.beta
+        out.append(NormalizerPoint(d, beta, st.trials, st.std, st.std_se, exact_std(beta, d)))
+    return out
+
 
 #: Expected number of terms per row drawn exactly from the normal tail.
 TAIL_TERMS = 1.0

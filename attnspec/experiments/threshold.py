@@ -23,9 +23,6 @@ replicates: the trials resampled with replacement. Trial :math:`k` at :math:`(d,
   :math:`x = \beta^2 - c \log d`: the spread is the root mean square of the differences between
   each cell and the other sizes' curves, linearly interpolated at its :math:`x`; :math:`\hat c`
   minimizes it. Every level's boundary is then :math:`e^{\beta^2} \propto d^{\hat c}`.
-- The **normalizers**' spread :math:`\operatorname{std}(D_i)` at every cell, with its error over
-  trials, against its exact value (:func:`attnspec.models.head_dimension.normalizer_std_exact` at
-  :math:`d_{qk} = d`).
 """
 
 from __future__ import annotations
@@ -37,11 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from ..models.head_dimension import normalizer_std_exact
 from ..models.ladder import REFERENCE
 from ..numerics.fitting import slope_fit
 from .convergence import crossing, limit_law, pooled_distance, trial_bulks
-from .normalizer import normalizer_stats
 from .trials import LadderResult
 
 #: Spawn key of the bootstrap's generator (child of ``SeedSequence(seed)``), apart from the
@@ -103,21 +98,10 @@ def bootstrap_counts(trials: int, resamples: int, seed: int, d: int) -> np.ndarr
 
 @dataclass(frozen=True)
 class Plane:
-    r"""One rung's distance to the :math:`\theta^f` law over a grid of :math:`(d, \beta)`.
-
-    Attributes
-    ----------
-    model : str
-        the rung.
-    d, beta : array
-        sizes (rows) and inverse temperatures (columns), increasing.
-    trials : array of int
-        trials per size.
-    ks : array (sizes, betas)
-        the pooled distance.
-    boot : array (sizes, betas, resamples)
-        its bootstrap replicates (the same resample of trials at every beta of a size).
-    """
+    r"""One rung's distance to the :math:`\theta^f` law over a grid of :math:`(d, \beta)`: sizes
+    ``d`` (rows) and inverse temperatures ``beta`` (columns), increasing; ``trials`` per size; the
+    pooled distance ``ks`` (sizes, betas) and its bootstrap replicates ``boot`` (sizes, betas,
+    resamples: the same resample of trials at every beta of a size)."""
 
     model: str
     d: np.ndarray
@@ -337,25 +321,13 @@ def collapse_spread(log_ks: np.ndarray, use: np.ndarray, x: np.ndarray) -> float
 
 @dataclass(frozen=True)
 class Collapse:
-    r"""The collapse of :math:`\log D` onto one curve of :math:`x = \beta^2 - c\log d`.
-
-    Attributes
-    ----------
-    c, c_se : float
-        the minimizing :math:`\hat c` and its bootstrap standard error.
-    spread : float
-        the residual spread at :math:`\hat c` (root mean square, in :math:`\log D`).
-    spread_one : float
-        the spread at :math:`c = 1`, the variable :math:`\beta^2 - \log d` of the curve
-        :math:`e^{\beta^2} = d`.
-    spread_ratio : float
-        the spread of the variable :math:`\beta^2/\log d` instead.
-    noise : float
-        the spread sampling noise alone gives: :math:`\sqrt 2` times the root mean square of the
-        cells' relative standard errors (a residual is a difference of two noisy values).
-    cells : int
-        cells used.
-    """
+    r"""The collapse of :math:`\log D` onto one curve of :math:`x = \beta^2 - c\log d`: the
+    minimizing :math:`\hat c` and its bootstrap standard error ``c_se``; the residual ``spread``
+    at :math:`\hat c` (root mean square, in :math:`\log D`), ``spread_one`` at :math:`c = 1` (the
+    variable :math:`\beta^2 - \log d` of the curve :math:`e^{\beta^2} = d`) and ``spread_ratio``
+    of the variable :math:`\beta^2/\log d` instead; ``noise``, the spread sampling noise alone
+    gives (:math:`\sqrt 2` times the root mean square of the cells' relative standard errors: a
+    residual is a difference of two noisy values); ``cells``, the cells used."""
 
     c: float
     c_se: float
@@ -404,41 +376,6 @@ def collapse_error(col: Collapse, gammas: Sequence[float]) -> float:
     g = np.asarray(gammas, dtype=float)
     g = g[np.isfinite(g)]
     return math.hypot(col.c_se, float(g.std(ddof=1))) if g.size > 1 else math.nan
-
-
-@dataclass(frozen=True)
-class NormalizerPoint:
-    r""":math:`\operatorname{std}(D_i)` over all rows and trials of a cell, its standard error from
-    the spread of the per-trial values (:func:`attnspec.experiments.normalizer.normalizer_stats`),
-    and its exact value (infinite where :math:`d \le 4\beta^2`: the variance diverges)."""
-
-    d: int
-    beta: float
-    trials: int
-    std: float
-    se: float
-    exact: float
-
-    @property
-    def z(self) -> float:
-        """(measured - exact) / se."""
-        return (self.std - self.exact) / self.se
-
-
-def exact_std(beta: float, d: int) -> float:
-    r""":func:`~attnspec.models.head_dimension.normalizer_std_exact` at :math:`d_{qk} = d`, infinite
-    where :math:`d \le 4\beta^2`."""
-    return normalizer_std_exact(beta, d, d) if 4 * beta * beta < d else math.inf
-
-
-def normalizer_points(ladders: Sequence[LadderResult]) -> list[NormalizerPoint]:
-    """The normalizers' spread against its exact value at every ladder, sorted by (d, beta)."""
-    out = []
-    for L in sorted(ladders, key=lambda L: (L.config.d, L.config.beta)):
-        st = normalizer_stats(L.D, L.config.trials)
-        d, beta = L.config.d, L.config.beta
-        out.append(NormalizerPoint(d, beta, st.trials, st.std, st.std_se, exact_std(beta, d)))
-    return out
 
 
 def row_distances(ladders: Sequence[LadderResult], models: Sequence[str]) -> dict:

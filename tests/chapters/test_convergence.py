@@ -4,11 +4,9 @@ notebook. Its sweeps' trials are computed in the test's process (``in_this_proce
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from attnspec.chapters.convergence import Convergence
-from attnspec.chapters.convergence.figures import Series, distance_against_d, interactive_series
 from attnspec.chapters.convergence.study import SERIES
 from attnspec.present.interactive import DISTANCE_IN_D, InteractiveFigure
 from tests.helpers import check_figures, columns, in_this_process, plain, verdicts
@@ -54,18 +52,12 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
             assert fig.axes[0].get_xlabel() == "$d$"
         else:
             assert isinstance(fig, InteractiveFigure) and fig.div_id == DISTANCE_IN_D
+            # each series with its fitted line in one legend group; the series at scale hidden
+            # at first; an error from fewer than MIN_TRIALS trials left out (a gap)
+            data = fig.figure.data
+            groups = [t.legendgroup for t in data]
+            assert groups[:2] == ["s0", "s0"] and len(set(groups)) == len(SERIES) + 2
+            assert data[0].visible is True and data[-1].visible == "legendonly"
+            assert data[-2].error_y.array[-1] is None and fig.figure.layout.xaxis.type == "log"
 
     check_figures(study, {"fig_scale", "fig_d"}, axes_and_ids)
-    traces = interactive_series(study.conv, study.at_scale)
-    assert len(traces) == len(SERIES) + 2 and not traces[-1].visible
-
-
-def test_distance_figure_groups_each_series_with_its_fit():
-    series = [
-        Series("a", [100, 200, 400], [0.1, 0.05, 0.025], [0.01, 0.01, 0.01], (1.0, 2.3)),
-        Series("b", [100, 200], [0.2, 0.1], [np.nan, 0.01], None, visible=False),
-    ]
-    fig = distance_against_d(series, "D")
-    assert [t.legendgroup for t in fig.data] == ["s0", "s0", "s1"]
-    assert fig.data[0].visible is True and fig.data[2].visible == "legendonly"
-    assert fig.data[2].error_y.array == (None, 0.01) and fig.layout.xaxis.type == "log"

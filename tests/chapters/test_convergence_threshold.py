@@ -10,11 +10,7 @@ import pytest
 
 from attnspec.chapters.convergence_threshold import ConvergenceThreshold
 from attnspec.chapters.convergence_threshold.claims import threshold_claims
-from attnspec.chapters.convergence_threshold.figures import (
-    phase_diagram,
-    phase_heatmap,
-    rates_and_collapse,
-)
+from attnspec.chapters.convergence_threshold.figures import phase_diagram, phase_heatmap
 from attnspec.chapters.convergence_threshold.tables import (
     boundary_table,
     normalizer_values,
@@ -26,10 +22,11 @@ from attnspec.chapters.convergence_threshold.tables import (
 )
 from attnspec.experiments import convergence as cv
 from attnspec.experiments import threshold as th
-from attnspec.experiments.normalizer_reference import normalizer_test
+from attnspec.experiments.normalizer_reference import NormalizerPoint, exact_std, normalizer_test
 from attnspec.models.ladder import MODEL_NAMES, REFERENCE
 from attnspec.present.interactive import PHASE_DIAGRAM, InteractiveFigure
 from tests.helpers import check_figures, columns, in_this_process, plain, verdicts, verdicts_of
+from tests.present.test_plotting import problems
 
 SMALL = dict(
     d=100,
@@ -70,8 +67,10 @@ def test_verdicts_key_values_tables_and_figures_at_small_parameters(study):
     def axes_and_ids(name, fig):
         if name == "fig_phase":
             assert isinstance(fig, InteractiveFigure) and fig.div_id == PHASE_DIAGRAM
-        else:
-            assert fig.axes[0].get_xlabel() == r"$\beta$", name
+        else:  # drawn from the study, so checked against the book's figure standard here
+            assert fig.axes[0].get_xlabel() == r"$\beta$" and problems(fig) == [], name
+        if name == "fig_collapse":  # the rates, then the distances on a log scale
+            assert len(fig.axes) == 2 and fig.axes[1].get_yscale() == "log"
 
     check_figures(
         study, {"fig_beta", "fig_phase", "fig_collapse", "fig_norm"}, axes_and_ids, labelled=False
@@ -97,7 +96,7 @@ def test_threshold_summary():
     plain(row_values(row_ks, [p.se for p in row_ref], list(beta), 1000, 1.3, 0.01))
     plain(plane_values(plane, rates, lin, levels, col))
     points = [
-        th.NormalizerPoint(int(v), float(b), 4, th.exact_std(b, v), 0.002, th.exact_std(b, v))
+        NormalizerPoint(int(v), float(b), 4, exact_std(b, v), 0.002, exact_std(b, v))
         for v in d[:2]
         for b in beta
     ]
@@ -111,12 +110,7 @@ def test_threshold_summary():
     assert len(plane_text(plane)) == 4 and "±" in plane_text(plane)[0][0]
 
 
-def test_the_threshold_plots_draw():
-    fig = rates_and_collapse(
-        [0.5, 1.0], [0.8, 0.6], [0.05, 0.04], {"a": ([0, 1], [0.1, 0.2])}, "c", "x", "y"
-    )
-    assert len(fig.axes) == 2 and fig.axes[1].get_yscale() == "log"
-    plt.close(fig)
+def test_the_phase_diagram_draws():
     fig = phase_diagram(
         [1.0, 1.5, 2.5],
         [250, 500],

@@ -11,6 +11,7 @@ from attnspec.chapters.head_dimension.claims import map_claims
 from attnspec.chapters.head_dimension.tables import STEPS, ratio_text, real_values
 from tests.experiments import test_head_dimension
 from tests.helpers import check_figures, in_this_process, verdicts_of
+from tests.present.test_plotting import problems
 
 #: The small parameters of the study (tests/experiments/test_head_dimension.py) and of the
 #: Hermite-block series.
@@ -64,6 +65,8 @@ def test_tables_and_figures(study):
         assert fig.get_size_inches()[0] <= 7.0 + 1e-9, name
         sizes = [t.get_fontsize() for t in fig.findobj(plt.Text) if t.get_text()]
         assert min(sizes) >= 9, name
+        if name == "fig_map":  # drawn from the study only: the book's figure standard here
+            assert problems(fig) == []
 
     check_figures(study, {"fig_blocks", "fig_phase", "fig_map", "fig_series"}, legible)
 

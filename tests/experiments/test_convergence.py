@@ -13,7 +13,6 @@ from attnspec.experiments.convergence import (
     DistanceSeries,
     crossing,
     distance_series,
-    extrapolate,
     limit_law,
     pooled_distance,
     rigidity,
@@ -30,13 +29,9 @@ def test_trials_for_pooled():
     assert trials_for_pooled([10000], 8000, minimum=2) == {10000: 2}
 
 
-def test_crossing_and_extrapolation():
+def test_crossing():
     assert crossing([0.5, 1.0, 1.5], [0.01, 0.04, 0.16], 0.08) == pytest.approx(1.25)
     assert math.isnan(crossing([0.5, 1.0], [0.2, 0.3], 0.05))
-    ext = extrapolate(1000, 0.2, 0.5, 0.1, 0.05)
-    assert ext.d == pytest.approx(16000) and ext.d_low < ext.d < ext.d_high and not ext.reached
-    assert extrapolate(1000, 0.2, 0.05, 0.1, 0.05).d_high == math.inf
-    assert extrapolate(1000, 0.01, 0.5, 0.1, 0.05).reached
 
 
 def test_distance_series_and_pooled_distance(tmp_path, monkeypatch):

@@ -14,6 +14,7 @@ from scipy import special, stats
 from attnspec.chapters.parameters import declared
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments import head_dimension as hd
+from attnspec.experiments.convergence import trials_for_pooled
 from attnspec.experiments.trials import compute_trial
 from attnspec.laws.gaussian_equivalent import GaussianEquivalentLaw
 from attnspec.laws.head_dimension import HeadDimensionLaw, band_threshold
@@ -252,8 +253,7 @@ def test_series_sizes_and_trials():
     sizes = hd.series_sizes([256, 512], [1.0, 0.0625], 64)
     assert sizes[("ratio", 0.0625)] == [(256, 16), (512, 32)]
     assert sizes[("d_qk", 64.0)] == [(256, 64), (512, 64)]
-    assert hd.trials_for(2048, 4000) == 2 and hd.trials_for(256, 4000) == 16
-    assert hd.trials_for(8000, 4000) == 2
+    assert trials_for_pooled([2048, 256, 8000], 4000, minimum=2) == {2048: 2, 256: 16, 8000: 2}
 
 
 #: The study's small parameters (the chapter's test adds those of its scan over alpha).

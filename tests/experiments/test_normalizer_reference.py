@@ -12,12 +12,13 @@ from attnspec.chapters.convergence_threshold.claims import _normalizers
 from attnspec.core.errors import InvalidInput
 from attnspec.experiments.normalizer_reference import (
     NORM_ALPHA,
+    NormalizerPoint,
     draw_rows,
+    exact_std,
     law_std,
     normalizer_test,
     pooled_std_reference,
 )
-from attnspec.experiments.threshold import NormalizerPoint, exact_std
 
 
 def brute_rows(beta: float, d: int, rows: int, rng) -> np.ndarray:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from attnspec.core.config import Config
+from attnspec.experiments import normalizer_reference as nr
 from attnspec.experiments import threshold as th
 from attnspec.experiments.convergence import limit_law, pooled_distance, trial_bulks
 from attnspec.experiments.trials import run_ladder
@@ -145,10 +146,10 @@ def test_collapse_error_adds_the_spread_of_gamma_over_levels():
 
 
 def test_normalizer_points_against_the_exact_spread(ladders):
-    points = th.normalizer_points(ladders)
+    points = nr.normalizer_points(ladders)
     assert [(p.d, p.beta) for p in points] == [(d, b) for d in (40, 80) for b in (0.5, 1.0, 1.5)]
     for p in points:
-        assert p.trials == 3 and p.se > 0 and p.exact == pytest.approx(th.exact_std(p.beta, p.d))
+        assert p.trials == 3 and p.se > 0 and p.exact == pytest.approx(nr.exact_std(p.beta, p.d))
         if p.beta <= 1.0:  # at beta = 1.5, d = 40 rare large terms carry the variance
             assert abs(p.z) < 4, p
-    assert th.exact_std(1.0, 4) == math.inf and th.exact_std(1.0, 5) < math.inf
+    assert nr.exact_std(1.0, 4) == math.inf and nr.exact_std(1.0, 5) < math.inf

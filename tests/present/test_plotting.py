@@ -325,7 +325,6 @@ S40 = RNG.standard_normal((40, 40))
 X = np.linspace(0.0, 4.0, 200)
 D = np.array([250, 500, 1000, 2000])
 BETAS = np.array([0.5, 1.0, 1.5, 2.0, 2.5])
-RATIOS = np.array([1.0, 0.5, 0.25, 0.125, 0.064, 0.032, 0.016])
 
 CASES = {
     "rank_one_mode.top_singular_values": lambda: rank_one_figures.top_singular_values(
@@ -380,15 +379,6 @@ CASES = {
         "$d$",
         r"$D_{\rm KS}$",
     ),
-    "convergence_threshold.curves_with_guides": lambda: threshold_figures.curves_with_guides(
-        BETAS,
-        {r: 0.005 * np.exp(BETAS**2 / (2 + i)) for i, r in enumerate(RUNGS)},
-        r"$\beta$",
-        r"$D_{\rm KS}$",
-        vlines={r"$e^{\beta^2} = d$": 2.63},
-        hlines={"tolerance 0.05": 0.05},
-        logy=True,
-    ),
     "convergence_threshold.phase_diagram": lambda: threshold_figures.phase_diagram(
         BETAS,
         D,
@@ -403,14 +393,6 @@ CASES = {
             )
         },
         points={r"$\beta_{\rm tol}$": (np.array([1.2, 1.4, 1.6, 1.8]), D)},
-    ),
-    "convergence_threshold.spread_and_distance": lambda: threshold_figures.spread_and_distance(
-        BETAS,
-        {f"$d$ = {d}": 0.03 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250) for d in D},
-        {f"$d$ = {d}": (BETAS, 0.03 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250)) for d in D},
-        {f"$d$ = {d}": 0.03 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250) for d in D},
-        {f"$d$ = {d}": 0.01 * np.exp(BETAS**2 / 2) / np.sqrt(d / 250) for d in D},
-        r"$D_{\rm KS}$",
     ),
     "rank_one_mode.power_law_with_prediction": lambda: rank_one_figures.power_law_with_prediction(
         D, 0.9 / D, 0.05 / D, -1.0, np.log(0.9), "-1.00", 0.93 / D, "$d$", r"$s_1(A) - 1$"
@@ -435,30 +417,7 @@ CASES = {
         60,
         edges={r"$4\theta_1$": 3.6, r"$\lambda_+$": 4.0},
     ),
-    "head_dimension.gap_against_ratio": lambda: head_dimension_figures.gap_against_ratio(
-        RATIOS,
-        {f"β = {b:g}": (0.02 * b / np.sqrt(RATIOS), 0.002 + 0 * RATIOS) for b in BETAS[:4]},
-        (0.005 + 0 * RATIOS, 0.008 + 0 * RATIOS),
-        1000,
-        {"band splits off, β = 1": 0.2},
-    ),
     "limit_law.law_frames_grid": lambda: limit_law_figures.law_frames_grid(slider_frames()),
-    "convergence_threshold.rates_and_collapse": lambda: threshold_figures.rates_and_collapse(
-        BETAS,
-        0.1 * BETAS,
-        0.01 + 0 * BETAS,
-        {
-            f"$d$ = {d}": (
-                BETAS**2 - 0.4 * np.log(d),
-                0.01 * np.exp(BETAS**2 / 2),
-                0.001 + 0 * BETAS,
-            )
-            for d in D
-        },
-        r"collapse at $\hat c$ = 0.40",
-        r"$\beta^2 - \hat c \log d$",
-        r"$D_{\rm KS}$",
-    ),
     "canonical_model.fig_profile": lambda: canonical_model.fig_profile(bidirectional()),
     "canonical_model.fig_forms": lambda: canonical_model.fig_forms(bidirectional()),
     "canonical_causal.fig_causal": lambda: canonical_causal.fig_causal(causal()),

@@ -3,13 +3,10 @@ the interactive distance-against-d figure only this chapter draws."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ...experiments.convergence import reported_se
+from ...experiments.convergence import DistanceSeries, reported_se
 from ...models.notation import symbol
 from ...present import interactive, plotting
 from ...present.interactive import DASHES, MARKERS, PALETTE, axis, layout, rounded
@@ -27,49 +24,38 @@ HTML_SYMBOLS = {
 }
 
 
-@dataclass(frozen=True)
-class Series:
-    """One series of :func:`distance_against_d`: label, sizes, distances and standard errors."""
-
-    label: str
-    d: Sequence[float]
-    ks: Sequence[float]
-    se: Sequence[float]
-    fit: tuple[float, float] | None = None  # (rate, intercept) of ks = e^a d^-rate
-    visible: bool = True
-
-
-def distance_against_d(series: Sequence[Series], ytitle: str):
-    """Distances to the law against d (log-log), one series per rung with error bars and its
-    fitted power law; a click on a legend entry hides or shows the rung."""
+def distance_against_d(series: dict[str, DistanceSeries], hidden: set[str], ytitle: str):
+    """Distances to the law against d (log-log), one series per label (HTML) with error bars
+    (:func:`~attnspec.experiments.convergence.reported_se`) and its fitted power law
+    :math:`e^a d^{-\rho}`, those in ``hidden`` hidden at first; a click on a legend entry hides or
+    shows the series."""
     import plotly.graph_objects as go
 
     traces = []
-    for i, s in enumerate(series):
+    for i, (label, s) in enumerate(series.items()):
         color, group = PALETTE[i % len(PALETTE)], f"s{i}"
-        visible = True if s.visible else "legendonly"
+        visible = "legendonly" if label in hidden else True
         traces.append(
             go.Scatter(
                 x=[float(v) for v in s.d],
                 y=rounded(s.ks, 3),
-                error_y={"type": "data", "array": rounded(s.se, 2), "visible": True},
+                error_y={"type": "data", "array": rounded(reported_se(s), 2), "visible": True},
                 mode="markers",
-                name=s.label,
+                name=label,
                 legendgroup=group,
                 visible=visible,
                 marker={"color": color, "symbol": MARKERS[i % len(MARKERS)], "size": 9},
-                hovertemplate="d = %{x}<br>D<sub>KS</sub> = %{y}<extra>" + s.label + "</extra>",
+                hovertemplate="d = %{x}<br>D<sub>KS</sub> = %{y}<extra>" + label + "</extra>",
             )
         )
-        if s.fit is not None and np.all(np.isfinite(s.fit)):
-            rate, intercept = s.fit
+        if np.isfinite(s.fit.rate) and np.isfinite(s.fit.intercept):
             xs = np.geomspace(min(s.d), max(s.d), 30)
             traces.append(
                 go.Scatter(
                     x=rounded(xs),
-                    y=rounded(np.exp(intercept) * xs ** (-rate)),
+                    y=rounded(np.exp(s.fit.intercept) * xs ** (-s.fit.rate)),
                     mode="lines",
-                    name=f"fit, ρ = {rate:.2f}",
+                    name=f"fit, ρ = {s.fit.rate:.2f}",
                     legendgroup=group,
                     showlegend=False,
                     visible=visible,
@@ -78,7 +64,7 @@ def distance_against_d(series: Sequence[Series], ytitle: str):
                 )
             )
     fig = go.Figure(traces)
-    ticks = sorted({float(v) for s in series for v in s.d})
+    ticks = sorted({float(v) for s in series.values() for v in s.d})
     fig.update_layout(
         layout(
             height=520,
@@ -91,26 +77,10 @@ def distance_against_d(series: Sequence[Series], ytitle: str):
     return fig
 
 
-def interactive_series(conv: dict, at_scale: dict) -> list[Series]:
-    r"""The series of the interactive distance-against-d figure: every rung of the grid (the
-    Taylor rungs also against their :math:`\theta^Q` law), then the two series at scale, hidden at
-    first."""
-    out = []
-    for (m, t), c in conv.items():
-        label = HTML_SYMBOLS[m] + (" vs θ<sup>Q</sup> law" if t == "q" else "")
-        out.append(Series(label, c.d, c.ks, reported_se(c), (c.fit.rate, c.fit.intercept)))
-    for m, s in at_scale.items():
-        out.append(
-            Series(
-                f"{HTML_SYMBOLS[m]}, series at scale",
-                s.d,
-                s.ks,
-                reported_se(s),
-                (s.fit.rate, s.fit.intercept),
-                visible=False,
-            )
-        )
-    return out
+def with_fit(s: DistanceSeries) -> tuple:
+    """A series for :func:`~attnspec.present.plotting.loglog_fits`: distances, their errors and
+    the fitted line (slope :math:`-\rho`, intercept)."""
+    return s.ks, reported_se(s), -s.fit.rate, s.fit.intercept
 
 
 def fig_scale(study) -> plt.Figure:
@@ -118,15 +88,7 @@ def fig_scale(study) -> plt.Figure:
     with their fitted power laws."""
     return plotting.loglog_fits(
         study.scale_d,
-        {
-            f"{symbol(m)}: $\\rho$ = {rate_text(s)}": (
-                s.ks,
-                reported_se(s),
-                -s.fit.rate,
-                s.fit.intercept,
-            )
-            for m, s in study.at_scale.items()
-        },
+        {f"{symbol(m)}: $\\rho$ = {rate_text(s)}": with_fit(s) for m, s in study.at_scale.items()},
         "$d$",
         r"$D_{\rm KS}$ of the bulk to the $\theta^f$ law",
     )
@@ -137,18 +99,17 @@ def fig_d(study) -> interactive.InteractiveFigure:
     labels = {"f": "", "q": r" vs $\theta^Q$ law"}
     static = plotting.loglog_fits(
         study.grid_d,
-        {
-            f"{symbol(m)}{labels[t]}": (c.ks, reported_se(c), -c.fit.rate, c.fit.intercept)
-            for (m, t), c in study.conv.items()
-        },
+        {f"{symbol(m)}{labels[t]}": with_fit(c) for (m, t), c in study.conv.items()},
         "$d$",
         r"$D_{\rm KS}$ of the bulk to the law",
     )
+    rungs = {
+        HTML_SYMBOLS[m] + (" vs θ<sup>Q</sup> law" if t == "q" else ""): c
+        for (m, t), c in study.conv.items()
+    }
+    scale = {f"{HTML_SYMBOLS[m]}, series at scale": s for m, s in study.at_scale.items()}
     return interactive.InteractiveFigure(
-        distance_against_d(
-            interactive_series(study.conv, study.at_scale),
-            "D<sub>KS</sub> of the bulk to the law",
-        ),
+        distance_against_d(rungs | scale, set(scale), "D<sub>KS</sub> of the bulk to the law"),
         interactive.DISTANCE_IN_D,
         static,
         "Distance of each rung's bulk to the limit law against d, log-log, with error bars "

@@ -33,27 +33,15 @@ def exponent_text(rig: Rigidity) -> str:
 def scale_table(at_scale: dict[str, DistanceSeries]) -> str:
     """One row per size of the series at scale: trials, both distances and their ratio."""
     ref, lin = at_scale[REFERENCE], at_scale["Y_f_lin"]
-    rows = []
-    for i, d in enumerate(ref.d):
-        ratio = ref.ks[i] / lin.ks[i]
-        rows.append(
-            [
-                f"{d}",
-                f"{ref.trials[i]}",
-                uncertain_text(ref.ks[i], reported_se(ref)[i]),
-                uncertain_text(lin.ks[i], reported_se(lin)[i]),
-                f"{ratio:.1f}",
-            ]
+    ref_se, lin_se = reported_se(ref), reported_se(lin)
+    rows = [
+        [f"{d}", f"{n}", uncertain_text(a, sa), uncertain_text(b, sb), f"{a / b:.1f}"]
+        for d, n, a, b, sa, sb in zip(
+            ref.d, ref.trials, ref.ks, lin.ks, ref_se, lin_se, strict=True
         )
-    rows.append(
-        [
-            "rate $\\rho$ ± fit (± trials)",
-            "",
-            f"{rate_text(ref)} ({rate_trials_text(ref)})",
-            f"{rate_text(lin)} ({rate_trials_text(lin)})",
-            "",
-        ]
-    )
+    ]
+    fits = [f"{rate_text(s)} ({rate_trials_text(s)})" for s in (ref, lin)]
+    rows.append(["rate $\\rho$ ± fit (± trials)", "", *fits, ""])
     header = [
         "$d$",
         "trials",

@@ -19,40 +19,31 @@ from ...experiments.threshold import (
     Plane,
     Rates,
     beta_star,
+    collapse_error,
     fit_boundary,
 )
 from ...models.ladder import REFERENCE
 from ...models.notation import symbol
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
-from ..shared import THEOREM, uncertain_text
-from .tables import NORM_REPLICATES, c_error, value_range
+from ..shared import THEOREM, ZERO, span, uncertain_text
+from .tables import NORM_REPLICATES, value_range
 
 THRESHOLD = "paper, abstract (a threshold for linearization; the curve is this book's reading)"
-ZERO = (0.0, 0.0)
-
-
-def _span(value: float, err: float) -> tuple[float, float]:
-    """The interval value ± 2 err."""
-    return (value - 2 * err, value + 2 * err)
-
-
-def _point(x: float) -> tuple[float, float]:
-    return (x, x)
 
 
 def _parallel(col: Collapse, c_err: float, d) -> Claim:
     r"""The finite-d claim: on the grid's sizes the iso-distance curves run parallel to
     :math:`e^{\beta^2} = d` (:math:`\hat c = 1`)."""
-    side = interval_below(_span(col.c, c_err), _point(1.0))
-    span = f"d = {d[0]}–{d[-1]}"
+    side = interval_below(span(col.c, c_err), (1.0, 1.0))
+    sizes = f"d = {d[0]}–{d[-1]}"
     reason = (
-        f"on {span} the distance is nearly a function of $\\beta^2 - \\hat c \\log d$ with "
+        f"on {sizes} the distance is nearly a function of $\\beta^2 - \\hat c \\log d$ with "
         f"$\\hat c$ = {col.c:.2f}, so over this range the iso-distance curves grow like "
         f"$e^{{\\beta^2}} \\propto d^{{{col.c:.2f}}}$, not like $e^{{\\beta^2}} = d$. A "
         f"statement about d ≤ {d[-1]}, not about the asymptotic threshold (next claims)."
         if side is not None
-        else f"ĉ ± 2 errors holds 1: on {span} the iso-distance curves cannot be told from "
+        else f"ĉ ± 2 errors holds 1: on {sizes} the iso-distance curves cannot be told from "
         "curves parallel to $e^{\\beta^2} = d$."
     )
     return Claim(
@@ -81,9 +72,9 @@ def _models(levels: list[Boundary], d) -> tuple[Claim, Claim]:
     logd = float(np.log(d[-1] / d[0]))
     tol = next(i for i, b in enumerate(levels) if b.level == KS_TOL)
     line, counter = fits[tol]
-    span = f"d = {d[0]}–{d[-1]}"
+    sizes = f"d = {d[0]}–{d[-1]}"
     models = Claim(
-        rf"on {span} the boundary cannot tell the line $\beta_\varepsilon^2 = \gamma \log d + b$ "
+        rf"on {sizes} the boundary cannot tell the line $\beta_\varepsilon^2 = \gamma \log d + b$ "
         r"from the counter-model $\beta_\varepsilon^2 = \log d + a\sqrt{\log d} + b$",
         f"rms residuals {rms[0]:.3f}–{rms[1]:.3f} in β² (both models, every level), against "
         f"points' errors {err[0]:.3f}–{err[1]:.3f}; smallest p = {p_min:.2f}",
@@ -171,7 +162,7 @@ def threshold_claims(
     d = levels[0].d
     models, asymptotic = _models(levels, d)
     closer = [
-        interval_below(_span(a.ks, a.se), _span(b.ks, b.se)) for a, b in zip(lin, ref, strict=True)
+        interval_below(span(a.ks, a.se), span(b.ks, b.se)) for a, b in zip(lin, ref, strict=True)
     ]
     unresolved = [f"{b:g}" for b, v in zip(plane.beta, closer, strict=True) if v is None]
     return [
@@ -181,7 +172,7 @@ def threshold_claims(
             rf"(at $\beta$ = {rates.beta[worst_rate]:g})",
             r"$\rho(\beta) \pm 2\,$se above 0 at every $\beta$ (bootstrap over trials)",
             all_hold(
-                interval_below(ZERO, _span(r, e)) for r, e in zip(rates.rate, rates.se, strict=True)
+                interval_below(ZERO, span(r, e)) for r, e in zip(rates.rate, rates.se, strict=True)
             ),
             "at some β the distance does not clearly fall with d over the grid's sizes.",
             THEOREM,
@@ -190,7 +181,7 @@ def threshold_claims(
             r"the rate $\rho(\beta)$ falls as $\beta$ grows",
             f"slope of ρ against β: {uncertain_text(rates.slope, rates.slope_se, 2)}",
             "slope ± 2 se below 0",
-            interval_below(_span(rates.slope, rates.slope_se), ZERO),
+            interval_below(span(rates.slope, rates.slope_se), ZERO),
             "the rate in d does not clearly fall with β over this grid.",
             "this book",
         ),
@@ -199,7 +190,7 @@ def threshold_claims(
             ", ".join(f"{p.ks:.4f}" for p in ref),
             "each step ± 2 combined jackknife errors above 0",
             all_hold(
-                interval_below(ZERO, _span(b.ks - a.ks, math.hypot(a.se, b.se)))
+                interval_below(ZERO, span(b.ks - a.ks, math.hypot(a.se, b.se)))
                 for a, b in zip(ref[:-1], ref[1:], strict=True)
             )
             if len(ref) > 1
@@ -218,7 +209,7 @@ def threshold_claims(
             "errors: the row cannot tell the linear model from attention there.",
             THEOREM,
         ),
-        _parallel(col, c_error(col, levels), d),
+        _parallel(col, collapse_error(col, [b.gamma for b in levels]), d),
         models,
         asymptotic,
         Claim(
@@ -228,7 +219,7 @@ def threshold_claims(
             "levels",
             r"$\beta_\varepsilon(d) \pm 2$ errors below $\sqrt{\log d}$ at every size",
             all_hold(
-                interval_below(_span(x, e), _point(s))
+                interval_below(span(x, e), (s, s))
                 for b in levels
                 for x, e, s in zip(b.beta, b.beta_err, stars, strict=True)
             ),
@@ -242,7 +233,7 @@ def threshold_claims(
             f"γ from {uncertain_text(lo.gamma, lo.gamma_err, 2)} to "
             f"{uncertain_text(hi.gamma, hi.gamma_err, 2)}",
             r"$\gamma \pm 2$ errors (bootstrap and interpolation) below 1 at every level",
-            all_hold(interval_below(_span(b.gamma, b.gamma_err), _point(1.0)) for b in levels),
+            all_hold(interval_below(span(b.gamma, b.gamma_err), (1.0, 1.0)) for b in levels),
             "at some level the boundary is not clearly slower than $e^{\\beta^2} \\propto d$, "
             "or it lies inside the grid at fewer than two sizes.",
             "this book",
@@ -251,7 +242,7 @@ def threshold_claims(
             r"the boundary exponent $\gamma$ grows with the level",
             f"γ({hi.level:g}) − γ({lo.level:g}) = {uncertain_text(drift, drift_err, 2)}",
             "difference ± 2 combined errors above 0",
-            interval_below(ZERO, _span(drift, drift_err)),
+            interval_below(ZERO, span(drift, drift_err)),
             "the exponent is not clearly different between levels: the distance may collapse "
             "exactly onto one curve of β² − ĉ log d.",
             "this book",

@@ -1,5 +1,5 @@
 """The threshold chapter's figures, one function per glued figure (named after its glue key), and
-the plots only this chapter draws."""
+the (d, β) plane's heat maps, static and interactive."""
 
 from __future__ import annotations
 
@@ -8,52 +8,14 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ...experiments.threshold import KS_TOL, beta_star, exact_std
+from ...experiments.normalizer_reference import exact_std
+from ...experiments.threshold import KS_TOL, beta_star
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...models.notation import symbol
 from ...present import interactive, plotting
 from ...present.interactive import PALETTE, axis, layout, rounded
 from ...present.style import WIDTH, legend
 from .tables import plane_text
-
-
-def curves_with_guides(
-    x,
-    ys: dict[str, np.ndarray],
-    xlabel: str,
-    ylabel: str,
-    *,
-    vlines: dict[str, float] | None = None,
-    hlines: dict[str, float] | None = None,
-    logy: bool = False,
-    yerr: dict[str, np.ndarray] | None = None,
-) -> plt.Figure:
-    """Several named curves against a common x, with labelled vertical and horizontal guide
-    lines; each curve has its own marker and line style, and error bars where ``yerr`` has its
-    name."""
-    fig, ax = plt.subplots(figsize=(WIDTH, 4.5))
-    for i, (name, y) in enumerate(ys.items()):
-        ax.errorbar(
-            x,
-            y,
-            yerr=None if yerr is None or name not in yerr else yerr[name],
-            marker=plotting.series_style(i)["marker"],
-            linestyle=plotting.series_style(i)["linestyle"],
-            markersize=5,
-            capsize=2,
-            label=name,
-        )
-    for (label, v), style in zip((vlines or {}).items(), ("-.", ":"), strict=False):
-        ax.axvline(v, color="k", linestyle=style, linewidth=1, label=label)
-    for (label, h), style in zip((hlines or {}).items(), (":", "-."), strict=False):
-        ax.axhline(h, color="0.35", linestyle=style, linewidth=1, label=label)
-    if logy:
-        ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    fig.tight_layout()
-    legend(ax)
-    return fig
 
 
 def phase_diagram(
@@ -128,82 +90,6 @@ def phase_diagram(
     return fig
 
 
-def rates_and_collapse(
-    beta,
-    rate,
-    rate_se,
-    curves: dict[str, tuple[np.ndarray, np.ndarray]],
-    c_label: str,
-    xlabel: str,
-    ylabel: str,
-) -> plt.Figure:
-    r"""Left: the fitted rate :math:`\rho(\beta)` with its error bars. Right: a distance against a
-    scaling variable, one series per size (``curves[label] = (x, y)`` or ``(x, y, yerr)``), log y
-    axis."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(WIDTH, 3.4))
-    left.errorbar(beta, rate, yerr=rate_se, fmt="o-", color="k", capsize=3, markersize=5)
-    left.axhline(0.0, color="0.5", linewidth=0.8)
-    left.set_xlabel(r"$\beta$")
-    left.set_ylabel(r"rate $\rho(\beta)$")
-    for i, (label, (x, y, *err)) in enumerate(curves.items()):
-        right.errorbar(
-            x,
-            y,
-            yerr=err[0] if err else None,
-            marker=plotting.series_style(i)["marker"],
-            linestyle=plotting.series_style(i)["linestyle"],
-            color=plotting.series_style(i)["color"],
-            markersize=5,
-            capsize=2,
-            label=label,
-        )
-    right.set_yscale("log")
-    right.set_title(c_label)
-    right.set_xlabel(xlabel)
-    right.set_ylabel(ylabel)
-    right.legend(loc="upper left", frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def spread_and_distance(
-    betas,
-    measured: dict[str, np.ndarray],
-    predicted: dict[str, tuple],
-    spread: dict[str, np.ndarray],
-    distance: dict[str, np.ndarray],
-    ylabel_distance: str,
-) -> plt.Figure:
-    r"""Left: measured normalizer spread (points) and its prediction (lines) against :math:`\beta`,
-    one colour per group. Right: a distance against the predicted spread, same groups, log-log.
-
-    ``measured[g]`` is evaluated at ``betas``; ``predicted[g]`` is ``(beta_grid, values)``;
-    ``spread[g]`` and ``distance[g]`` are paired values at ``betas``.
-    """
-    fig, (left, right) = plt.subplots(1, 2, figsize=(WIDTH, 3.6))
-    for i, group in enumerate(measured):
-        color = plotting.series_style(i)["color"]
-        bx, by = predicted[group]
-        marker, style = plotting.series_style(i)["marker"], plotting.series_style(i)["linestyle"]
-        left.plot(bx, by, linestyle=style, color=color, linewidth=1)
-        left.plot(betas, measured[group], marker, color=color, linestyle="none", label=group)
-        right.plot(
-            spread[group], distance[group], marker=marker, linestyle=style, color=color, label=group
-        )
-    left.plot([], [], "k-", linewidth=1, label="predicted")
-    left.set_yscale("log")
-    left.set_xlabel(r"$\beta$")
-    left.set_ylabel(r"std$(D_i)$")
-    left.legend(frameon=False)
-    right.set_xscale("log")
-    right.set_yscale("log")
-    right.set_xlabel(r"predicted std$(D_i)$")
-    right.set_ylabel(ylabel_distance)
-    fig.tight_layout()
-    legend(right, frameon=False)
-    return fig
-
-
 def phase_heatmap(
     d: Sequence[int],
     beta: Sequence[float],
@@ -273,19 +159,32 @@ def phase_heatmap(
     return fig
 
 
-def fig_beta(study):
-    """Every rung's distance across β at size d, with the curve and the tolerance as guides."""
+def fig_beta(study) -> plt.Figure:
+    """Every rung's distance across β at size d (error bars: jackknife), with the curve
+    :math:`e^{\beta^2} = d` and the tolerance as guides."""
     star = float(beta_star(study.config.d))
-    return curves_with_guides(
-        study.grid_beta,
-        {symbol(m): study.row_ks[m] for m in MODEL_NAMES},
-        r"$\beta$",
-        r"$D_{\rm KS}$ of the bulk to the $\theta^f$ law",
-        vlines={rf"$e^{{\beta^2}} = d$ ($\beta$ = {star:.3f})": star},
-        hlines={f"tolerance {KS_TOL:g}": KS_TOL},
-        logy=True,
-        yerr={symbol(m): [p.se for p in study.row_dist[m]] for m in MODEL_NAMES},
-    )
+    fig, ax = plt.subplots(figsize=(WIDTH, 4.5))
+    for i, m in enumerate(MODEL_NAMES):
+        style = plotting.series_style(i)
+        ax.errorbar(
+            study.grid_beta,
+            study.row_ks[m],
+            yerr=[p.se for p in study.row_dist[m]],
+            marker=style["marker"],
+            linestyle=style["linestyle"],
+            markersize=5,
+            capsize=2,
+            label=symbol(m),
+        )
+    label = rf"$e^{{\beta^2}} = d$ ($\beta$ = {star:.3f})"
+    ax.axvline(star, color="k", linestyle="-.", linewidth=1, label=label)
+    ax.axhline(KS_TOL, color="0.35", linestyle=":", linewidth=1, label=f"tolerance {KS_TOL:g}")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"$\beta$")
+    ax.set_ylabel(r"$D_{\rm KS}$ of the bulk to the $\theta^f$ law")
+    fig.tight_layout()
+    legend(ax)
+    return fig
 
 
 def fig_phase(study):
@@ -319,30 +218,64 @@ def fig_phase(study):
     )
 
 
-def fig_collapse(study):
-    r"""The rates :math:`\rho(\beta)`, and the distances against :math:`\beta^2 - \hat c \log d`."""
-    col, plane = study.collapse, study.plane
+def fig_collapse(study) -> plt.Figure:
+    r"""Left: the rates :math:`\rho(\beta)` with their error bars. Right: the distances against
+    :math:`\beta^2 - \hat c \log d`, one series per size, log y axis."""
+    col, plane, rates = study.collapse, study.plane, study.rates
     x = plane.beta[None, :] ** 2 - col.c * np.log(plane.d.astype(float))[:, None]
-    return rates_and_collapse(
-        study.rates.beta,
-        study.rates.rate,
-        study.rates.se,
-        {f"$d$ = {v}": (x[i], plane.ks[i], plane.se[i]) for i, v in enumerate(plane.d)},
-        rf"collapse at $\hat c$ = {col.c:.2f}",
-        r"$\beta^2 - \hat c \log d$",
-        r"$D_{\rm KS}$",
-    )
+    fig, (left, right) = plt.subplots(1, 2, figsize=(WIDTH, 3.4))
+    left.errorbar(rates.beta, rates.rate, rates.se, fmt="o-", color="k", capsize=3, markersize=5)
+    left.axhline(0.0, color="0.5", linewidth=0.8)
+    left.set_xlabel(r"$\beta$")
+    left.set_ylabel(r"rate $\rho(\beta)$")
+    for i, v in enumerate(plane.d):
+        style = plotting.series_style(i)
+        right.errorbar(
+            x[i],
+            plane.ks[i],
+            yerr=plane.se[i],
+            marker=style["marker"],
+            linestyle=style["linestyle"],
+            color=style["color"],
+            markersize=5,
+            capsize=2,
+            label=f"$d$ = {v}",
+        )
+    right.set_yscale("log")
+    right.set_title(rf"collapse at $\hat c$ = {col.c:.2f}")
+    right.set_xlabel(r"$\beta^2 - \hat c \log d$")
+    right.set_ylabel(r"$D_{\rm KS}$")
+    right.legend(loc="upper left", frameon=False)
+    fig.tight_layout()
+    return fig
 
 
-def fig_norm(study):
-    """The normalizers' spread against β with its exact value, and the distance against it."""
+def fig_norm(study) -> plt.Figure:
+    """Left: the normalizers' measured spread (points) and its exact value (lines) against β, one
+    colour per size. Right: attention's distance against the exact spread, log-log."""
     cell = {(p.d, p.beta): p for p in study.norm}
-    bf = np.linspace(study.grid_beta[0], study.grid_beta[-1], 200)
-    return spread_and_distance(
-        study.grid_beta,
-        {f"$d$ = {v}": [cell[v, b].std for b in study.grid_beta] for v in study.grid_d},
-        {f"$d$ = {v}": (bf, [exact_std(b, v) for b in bf]) for v in study.grid_d},
-        {f"$d$ = {v}": [cell[v, b].exact for b in study.grid_beta] for v in study.grid_d},
-        {f"$d$ = {v}": list(study.plane.ks[study.plane.row(v)]) for v in study.grid_d},
-        f"$D_{{\\rm KS}}$ of {symbol(REFERENCE)} to the law",
-    )
+    betas = study.grid_beta
+    bf = np.linspace(betas[0], betas[-1], 200)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(WIDTH, 3.6))
+    for i, v in enumerate(study.grid_d):
+        style = plotting.series_style(i)
+        color, marker, line = style["color"], style["marker"], style["linestyle"]
+        label = f"$d$ = {v}"
+        left.plot(bf, [exact_std(b, v) for b in bf], linestyle=line, color=color, linewidth=1)
+        measured = [cell[v, b].std for b in betas]
+        left.plot(betas, measured, marker, color=color, linestyle="none", label=label)
+        exact = [cell[v, b].exact for b in betas]
+        distance = list(study.plane.ks[study.plane.row(v)])
+        right.plot(exact, distance, marker=marker, linestyle=line, color=color, label=label)
+    left.plot([], [], "k-", linewidth=1, label="predicted")
+    left.set_yscale("log")
+    left.set_xlabel(r"$\beta$")
+    left.set_ylabel(r"std$(D_i)$")
+    left.legend(frameon=False)
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel(r"predicted std$(D_i)$")
+    right.set_ylabel(f"$D_{{\\rm KS}}$ of {symbol(REFERENCE)} to the law")
+    fig.tight_layout()
+    legend(right, frameon=False)
+    return fig

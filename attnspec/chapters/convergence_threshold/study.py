@@ -7,7 +7,7 @@ from typing import Any
 
 from ...experiments import threshold as th
 from ...experiments.convergence import trials_for_pooled
-from ...experiments.normalizer_reference import normalizer_test
+from ...experiments.normalizer_reference import normalizer_points, normalizer_test
 from ...experiments.threshold import KS_TOL, LEVELS
 from ...models.ladder import MODEL_NAMES, REFERENCE
 from ...present.claims import Claim
@@ -60,7 +60,7 @@ class ConvergenceThreshold(ChapterStudy):
         self.rates = th.rates_in_d(plane)  # rho(beta), bootstrap errors
         self.floor_rates = th.rates_in_d(self.floor)
         self.collapse = th.collapse(plane, use=plane.ks - self.floor.ks > 3 * plane.se)
-        self.norm = th.normalizer_points(grid.ladders)  # std(D_i), its error, exact value
+        self.norm = normalizer_points(grid.ladders)  # std(D_i), its error, exact value
         self.norm_test = normalizer_test(self.norm, NORM_REPLICATES, c.seed)
         self.row_ks = {m: [p.ks for p in self.row_dist[m]] for m in MODEL_NAMES}
         self.row_se = [p.se for p in self.row_dist[REFERENCE]]

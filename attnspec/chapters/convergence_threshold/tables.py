@@ -140,12 +140,6 @@ def row_values(row_ks: dict, row_se, betas, d: int, tol_beta: float, tol_se: flo
     }
 
 
-def c_error(col: Collapse, levels: list[Boundary]) -> float:
-    r"""The error of :math:`\hat c` with the collapse's misfit (bootstrap and the spread of
-    :math:`\gamma` over ``levels``, :func:`attnspec.experiments.threshold.collapse_error`)."""
-    return collapse_error(col, [b.gamma for b in levels])
-
-
 def value_range(values, digits: int) -> tuple[float, float]:
     """The smallest and largest finite value, rounded to ``digits`` (NaN when none is finite)."""
     finite = [v for v in values if math.isfinite(v)]
@@ -167,7 +161,7 @@ def plane_values(plane: Plane, rates: Rates, lin: Rates, levels, col: Collapse) 
     found = [b for b in tol.beta if np.isfinite(b) and plane.beta[0] < b <= plane.beta[-1]]
     steps = [float(np.diff(plane.beta)[np.searchsorted(plane.beta, b) - 1]) for b in found]
     gammas = np.array([b.gamma for b in levels])
-    c_err = c_error(col, levels)
+    c_err = collapse_error(col, gammas)
     return {
         "step_at_crossing": round(max(steps), 3) if steps else math.nan,
         "grid_d": ", ".join(str(int(v)) for v in plane.d),

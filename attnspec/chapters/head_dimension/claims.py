@@ -17,15 +17,8 @@ from ...models.head_dimension import normalizer_std_exact
 from ...numerics.intervals import all_hold, interval_below
 from ...present.claims import Claim
 from ...present.formatting import ONE_OR_TWO, fixed, format_uncertain, round_off_bound
+from ..shared import ZERO, span
 from .tables import distance_text, exponent_text, rate_text, ratio_text
-
-#: The interval of zero, against which the sign of a rate is decided.
-ZERO = (0.0, 0.0)
-
-
-def span(value: float, se: float) -> tuple[float, float]:
-    """The interval value ± 2 se (the whole line when se is not finite)."""
-    return (value - 2 * se, value + 2 * se) if math.isfinite(se) else (-math.inf, math.inf)
 
 
 def interval(x: TwoSample) -> tuple[float, float]:

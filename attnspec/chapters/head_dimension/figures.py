@@ -3,7 +3,7 @@ r"""The figures of the head-dimension chapter
 :math:`\sqrt d A_\perp` and of its linear model against :math:`d_{qk}/d` and over d in each
 series, attention's distance to the laws of the Hermite-block models along :math:`d_{qk} =
 d^\alpha`, and the phase diagram of the block ratios: one function per glued figure, named after
-its glue key, and the plots only this chapter draws.
+its glue key.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import numpy as np
 
 from ...experiments.head_dimension import rate_se
 from ...models.hermite_blocks import block_rank
-from ...numerics.fitting import RateFit
 from ...present import plotting
 from ...present import style as book_style
 from ...present.formatting import ONE_OR_TWO, format_uncertain
@@ -33,61 +32,6 @@ def legible(fig: plt.Figure, size: float = 9.0, width: float = 7.0) -> plt.Figur
             text.set_fontsize(size)
     fig.tight_layout()
     return fig
-
-
-def gap_against_ratio(
-    ratios,
-    gaps: dict[str, tuple],
-    floor: tuple[np.ndarray, np.ndarray],
-    d: int,
-    guides: dict[str, float] | None = None,
-) -> plt.Figure:
-    r"""Two-sample gaps against :math:`d_{qk}/d` at fixed d (log-log), with the noise floor.
-
-    ``gaps`` maps a legend label to ``(values, standard errors)`` at ``ratios`` (one series per
-    inverse temperature, told apart by marker and line style as well as colour); ``floor`` is the
-    lowest and highest noise floor at each ratio, shaded; ``guides`` maps a label to a ratio marked
-    by a dotted vertical line. The top axis gives :math:`d_{qk}` itself.
-    """
-    fig, ax = plt.subplots(figsize=(7.0, 4.4))
-    x = np.asarray(ratios, dtype=float)
-    order = np.argsort(x)
-    lo, hi = (np.asarray(v, dtype=float)[order] for v in floor)
-    ax.fill_between(x[order], lo, hi, color="0.82", label="noise floor (range over β)")
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, (label, (y, err)) in enumerate(gaps.items()):
-        ax.errorbar(
-            x[order],
-            np.asarray(y, dtype=float)[order],
-            yerr=np.nan_to_num(np.asarray(err, dtype=float)[order]),
-            color=colors[i % len(colors)],
-            marker="osD^v<>"[i % 7],
-            linestyle=("-", "--", "-.", ":")[i % 4],
-            markersize=5,
-            capsize=3,
-            label=label,
-        )
-    for (label, pos), style in zip((guides or {}).items(), (":", (0, (1, 3))), strict=False):
-        ax.axvline(pos, color="k", linestyle=style, linewidth=1.0, label=label)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xticks(x[order], [f"{v:.3g}" for v in x[order]])
-    ax.xaxis.set_minor_locator(plt.NullLocator())
-    top = ax.secondary_xaxis("top", functions=(lambda r: r * d, lambda k: k / d))
-    top.set_xticks(x[order] * d, [f"{round(v * d)}" for v in x[order]])
-    top.xaxis.set_minor_locator(plt.NullLocator())
-    top.set_xlabel(f"head dimension $d_{{qk}}$ at $d$ = {d}")
-    ax.set_xlabel(r"$d_{qk}/d$")
-    ax.set_ylabel(r"gap: $D_{\rm KS}$($\sqrt{d}\,A_\perp$, $Y^{\rm lin}$)")
-    fig.tight_layout()
-    book_style.legend(ax)
-    return fig
-
-
-def fitted(points, fit: RateFit) -> tuple[list[float], list[float], float, float]:
-    r"""A gap series for :func:`~attnspec.present.plotting.loglog_fits`: the gaps, their standard
-    errors and the fitted line :math:`e^{a} d^{-\rho}` (slope :math:`-\rho`, intercept a)."""
-    return [p.gap.ks for p in points], [p.gap.se for p in points], -fit.rate, fit.intercept
 
 
 def fig_blocks(study) -> plt.Figure:
@@ -163,36 +107,25 @@ def fig_phase(study) -> plt.Figure:
             )
         ax.axvline(1.0 / j, color="0.4", linestyle=":", linewidth=1.0)
     ax.axhline(1.0, color="0.4", linewidth=0.8)
-    marks = []
-    for s in study.blocks:
-        marks.append(
-            (
-                f"measured, α = {exponent_text(s.alpha)} ($c_2$)",
-                "o",
-                [
-                    (
-                        math.log(p.d_qk) / math.log(p.d),
-                        p.ratios[1] if len(p.ratios) > 1 else block_rank(p.d_qk, 2) / p.d,
-                    )
-                    for p in s.points
-                ],
-            )
-        )
     q = study.params["d_qk"]
-    marks.append(
+
+    def c2(d_qk: int, d: int, ratios=()) -> tuple[float, float]:
+        """A head of width d_qk at size d: alpha and c_2 (``ratios[1]`` where measured)."""
+        c = ratios[1] if len(ratios) > 1 else block_rank(d_qk, 2) / d
+        return math.log(d_qk) / math.log(d), c
+
+    marks = [
         (
-            f"fixed $d_{{qk}}$ = {q} series ($c_2$)",
-            "s",
-            [(math.log(q) / math.log(d), block_rank(q, 2) / d) for d in study.params["d_values"]],
+            f"measured, α = {exponent_text(s.alpha)} ($c_2$)",
+            "o",
+            [c2(p.d_qk, p.d, p.ratios) for p in s.points],
         )
-    )
-    marks.append(
-        (
-            f"real head $d_{{qk}}$ = {q}, $n$ = {sizes[0]}, {sizes[1]} ($c_2$)",
-            "*",
-            [(math.log(q) / math.log(n), block_rank(q, 2) / n) for n in sizes],
-        )
-    )
+        for s in study.blocks
+    ]
+    label = f"fixed $d_{{qk}}$ = {q} series ($c_2$)"
+    marks.append((label, "s", [c2(q, d) for d in study.params["d_values"]]))
+    label = f"real head $d_{{qk}}$ = {q}, $n$ = {sizes[0]}, {sizes[1]} ($c_2$)"
+    marks.append((label, "*", [c2(q, n) for n in sizes]))
     for (label, marker, pts), color in zip(marks, ("k", "0.35", "C3", "C4"), strict=False):
         x, y = zip(*pts, strict=True)
         ax.plot(x, y, marker=marker, linestyle="none", color=color, markersize=8, label=label)
@@ -210,31 +143,56 @@ def fig_phase(study) -> plt.Figure:
 
 
 def fig_map(study) -> plt.Figure:
-    r"""The gap against :math:`d_{qk}/d` at each β, the noise floor's range over β, and the
-    ratio where the law's score band splits off as a guide."""
+    r"""The gap against :math:`d_{qk}/d` at each β (log-log; series told apart by marker and line
+    style as well as colour), the noise floor's range over β shaded, and the ratio where the law's
+    score band splits off as a dotted guide; the top axis gives :math:`d_{qk}` itself."""
     r = study.result
-    gaps = {
-        f"β = {b:g}": ([q.gap.ks for q in pts], [q.gap.se for q in pts])
-        for b, pts in r.maps.items()
-    }
+    d = r.d
+    fig, ax = plt.subplots(figsize=(7.0, 4.4))
+    x = np.asarray([q.ratio for q in r.maps[r.beta]], dtype=float)
+    order = np.argsort(x)
     floors = np.array([[q.floor.ks for q in pts] for pts in r.maps.values()])
-    return gap_against_ratio(
-        ratios=[q.ratio for q in r.maps[r.beta]],
-        gaps=gaps,
-        floor=(floors.min(axis=0), floors.max(axis=0)),
-        d=r.d,
-        guides={f"band splits off, β = {r.beta:g}": r.threshold},
-    )
+    lo, hi = floors.min(axis=0)[order], floors.max(axis=0)[order]
+    ax.fill_between(x[order], lo, hi, color="0.82", label="noise floor (range over β)")
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (b, pts) in enumerate(r.maps.items()):
+        ax.errorbar(
+            x[order],
+            np.asarray([q.gap.ks for q in pts], dtype=float)[order],
+            yerr=np.nan_to_num(np.asarray([q.gap.se for q in pts], dtype=float)[order]),
+            color=colors[i % len(colors)],
+            marker="osD^v<>"[i % 7],
+            linestyle=("-", "--", "-.", ":")[i % 4],
+            markersize=5,
+            capsize=3,
+            label=f"β = {b:g}",
+        )
+    label = f"band splits off, β = {r.beta:g}"
+    ax.axvline(r.threshold, color="k", linestyle=":", linewidth=1.0, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(x[order], [f"{v:.3g}" for v in x[order]])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    top = ax.secondary_xaxis("top", functions=(lambda c: c * d, lambda k: k / d))
+    top.set_xticks(x[order] * d, [f"{round(v * d)}" for v in x[order]])
+    top.xaxis.set_minor_locator(plt.NullLocator())
+    top.set_xlabel(f"head dimension $d_{{qk}}$ at $d$ = {d}")
+    ax.set_xlabel(r"$d_{qk}/d$")
+    ax.set_ylabel(r"gap: $D_{\rm KS}$($\sqrt{d}\,A_\perp$, $Y^{\rm lin}$)")
+    fig.tight_layout()
+    book_style.legend(ax)
+    return fig
 
 
 def fig_series(study) -> plt.Figure:
     r"""Each series' gap over d (fixed ratio :math:`d_{qk}/d` or fixed :math:`d_{qk}`) with its
     fit, and the noise floor of the fixed head dimension."""
     r = study.result
-    out = {
-        f"{series_label(key)}: ρ = {rate_text(r.rates[key])}": fitted(points, r.rates[key])
-        for key, points in r.series.items()
-    }
+    out = {}
+    for key, points in r.series.items():
+        fit = r.rates[key]
+        gaps, errors = [p.gap.ks for p in points], [p.gap.se for p in points]
+        out[f"{series_label(key)}: ρ = {rate_text(fit)}"] = (gaps, errors, -fit.rate, fit.intercept)
     key = ("d_qk", float(r.d_qk))
     floor = [q.floor for q in r.series[key]]
     out[f"noise floor, {series_label(key)}"] = (
