@@ -224,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     _copied_checkout()
     try:
         args = build_parser().parse_args(argv)
+    except InvalidInput as exc:  # the book's data the parser reads (a chapter's declaration)
+        print(f"attnspec: error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
     except OSError as exc:  # --version or --help into a full stdout
         _discard_stdout()
         print(f"attnspec: system error: stdout: {system_error(exc)}", file=sys.stderr)

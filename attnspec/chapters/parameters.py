@@ -179,7 +179,13 @@ def chapter_rules(chapter: str) -> tuple[Rule, ...]:
 @functools.cache
 def declared(chapter: str) -> ChapterParameters:
     """The parameters of ``chapter``, read from the ``parameters`` cell of its notebook."""
-    found = _PARAMETERS_CELL.search((SOURCES / f"{chapter}.md").read_text())
+    path = SOURCES / f"{chapter}.md"
+    if not path.is_file():
+        raise InvalidInput(
+            f"the book's chapter sources are missing: {path} not found "
+            "(reinstall attnspec from a checkout with `pip install .`)"
+        )
+    found = _PARAMETERS_CELL.search(path.read_text())
     if found is None:
         raise ValueError(f"the notebook of chapter {chapter!r} has no cell tagged 'parameters'")
     return read_cell(chapter, found.group(1))

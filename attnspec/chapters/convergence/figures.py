@@ -25,7 +25,7 @@ HTML_SYMBOLS = {
 
 
 def distance_against_d(series: dict[str, DistanceSeries], hidden: set[str], ytitle: str):
-    """Distances to the law against d (log-log), one series per label (HTML) with error bars
+    r"""Distances to the law against d (log-log), one series per label (HTML) with error bars
     (:func:`~attnspec.experiments.convergence.reported_se`) and its fitted power law
     :math:`e^a d^{-\rho}`, those in ``hidden`` hidden at first; a click on a legend entry hides or
     shows the series."""
@@ -78,7 +78,7 @@ def distance_against_d(series: dict[str, DistanceSeries], hidden: set[str], ytit
 
 
 def with_fit(s: DistanceSeries) -> tuple:
-    """A series for :func:`~attnspec.present.plotting.loglog_fits`: distances, their errors and
+    r"""A series for :func:`~attnspec.present.plotting.loglog_fits`: distances, their errors and
     the fitted line (slope :math:`-\rho`, intercept)."""
     return s.ks, reported_se(s), -s.fit.rate, s.fit.intercept
 

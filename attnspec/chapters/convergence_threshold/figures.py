@@ -160,7 +160,7 @@ def phase_heatmap(
 
 
 def fig_beta(study) -> plt.Figure:
-    """Every rung's distance across β at size d (error bars: jackknife), with the curve
+    r"""Every rung's distance across β at size d (error bars: jackknife), with the curve
     :math:`e^{\beta^2} = d` and the tolerance as guides."""
     star = float(beta_star(study.config.d))
     fig, ax = plt.subplots(figsize=(WIDTH, 4.5))
