@@ -270,6 +270,24 @@ page.write_text("<script>MathJax = {startup: {promise: new Promise(() => {})}}</
 sys.exit(one_line("make pdf", lambda: pdf.print_pdf(page, pdf.SINGLE / "a.pdf") and 0))"""
 
 
+def chromium_under(pid: int) -> bool:
+    """Does a Chromium process descend from process ``pid`` (read from /proc)?"""
+    parent, chromium = {}, []
+    for proc in Path("/proc").iterdir():
+        try:
+            parent[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if b"chrom" in (proc / "cmdline").read_bytes():
+                chromium.append(int(proc.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    for p in chromium:
+        while p > 1:
+            p = parent.get(p, 0)
+            if p == pid:
+                return True
+    return False
+
+
 @pytest.mark.site
 def test_ctrl_c_while_printing_is_one_line_status_130_and_no_file(tmp_path):
     """Ctrl-C reaches the whole process group: Playwright's driver stops too, and its failed futures
@@ -290,10 +308,13 @@ def test_ctrl_c_while_printing_is_one_line_status_130_and_no_file(tmp_path):
         text=True,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "_attnspec_print.html").exists() and time.monotonic() < deadline:
+    deadline = time.monotonic() + 240
+    while (
+        not ((tmp_path / "_attnspec_print.html").exists() and chromium_under(run.pid))
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.1)
-    time.sleep(4)  # Chromium started and waits for MathJax
+    time.sleep(2)  # the page loaded: Chromium waits for MathJax
     os.killpg(run.pid, signal.SIGINT)
     out, err = run.communicate(timeout=120)
     assert run.returncode == 130 and out == ""
