@@ -307,6 +307,8 @@ def test_ctrl_c_while_printing_is_one_line_status_130_and_no_file(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # as in a terminal, whatever the shell that started the tests ignores (a background job)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 240
     while (
